@@ -31,6 +31,7 @@ from core.errors import (
     VjpCotangentError,
     VmapAxesError,
     VmapInAxesTypeError,
+    VmapOutAxesTypeError,
     VmapSizeError,
 )
 from core.interpreters import batching, finish
@@ -679,11 +680,23 @@ def vmap(
     _check_callable(fun)
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
-    if not (in_axes is None or type(in_axes) in (int, tuple) or isinstance(in_axes, np.integer)):
+    if not (in_axes is None or type(in_axes) in (int, tuple)):  # JAX's: no numpy ints
         raise VmapInAxesTypeError(
             "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
             f"positional arguments passed to the function, but got {in_axes}.\nWrap a dict "
             "or other pytree prefix in a tuple: in_axes=({...},)."
+        )
+
+    bad_out = [
+        ax
+        for ax in tree_util.tree_leaves(out_axes, is_leaf=lambda x: x is None)
+        if not (ax is None or type(ax) is int)
+    ]
+    if bad_out:
+        raise VmapOutAxesTypeError(
+            "vmap out_axes must be an int, None, or (nested) container with those types as "
+            f"leaves, but got {out_axes}.\nGive each output an int axis (or None for an "
+            "output that is the same for every mapped element)."
         )
 
     @functools.wraps(fun)
@@ -695,6 +708,12 @@ def vmap(
                 f"{len(in_axes)}, len(args)={len(args)}"
             )
         leaves, in_tree = tree_util.tree_flatten((args, kwargs))
+        if not leaves and axis_size is None:
+            raise VmapSizeError(
+                "vmap wrapped function must be passed at least one argument containing an "
+                f"array or axis_size must be specified, got empty *args={args} and "
+                f"**kwargs={kwargs}\nPass axis_size= (the number of elements to map over)."
+            )
         axes = _broadcast_prefix(in_axes, args, "in_axes") + [0] * len(
             tree_util.tree_leaves(kwargs)
         )
@@ -720,22 +739,28 @@ def vmap(
             for i, ref in refs.items():
                 val, dim = trace.to_val_dim(as_value(read_ref(inner[i])))
                 write_ref(ref, batching.moveaxis(val, dim, norm_axes[i], size))
-        out_flat, out_tree = tree_util.tree_flatten(out)
+        paths, out_tree = tree_util.tree_flatten_with_path(out)
         oaxes = _broadcast_prefix(out_axes, out, "out_axes")
         results = []
         with set_current_trace(trace.parent):
-            for o, ax in zip(out_flat, oaxes):
+            for (path, o), ax in zip(paths, oaxes):
                 if ax is None and not isinstance(o, Tracer):
                     results.append(o)  # unbatched non-array output, returned as it is
                     continue
-                val, dim = trace.to_val_dim(as_value(o))
+                try:
+                    val, dim = trace.to_val_dim(as_value(o))
+                except InvalidJaxTypeError:
+                    raise InvalidJaxTypeError(
+                        o, message=f"Output from batched function {o!r} with type {type(o)} "
+                    ) from None
                 if ax is None:
                     if dim is not None and sum_match:
                         val, dim = reduce_sum(val, (dim,)), None
                     if dim is not None:
                         raise VmapAxesError(
-                            "at vmap out_axes, got axis spec None but output was batched on "
-                            f"axis {dim}\nvmap has mapped output but out_axes is None: the "
+                            f"at vmap out_axes{tree_util.keystr(path)}, got axis spec None but "
+                            f"output was batched on axis {dim}\nvmap has mapped output but "
+                            "out_axes is None: the "
                             "output depends on the mapped inputs. Use out_axes=0, or make the "
                             "output independent of them."
                         )
@@ -1039,6 +1064,8 @@ def make_jaxpr(
       >>> make_jaxpr(lambda x: jnp.sin(x))(1.0)
       { lambda ; a:f32[]. let b:f32[] = sin a in (b,) }
     """
+    if not callable(fun):
+        raise TypeError("the first argument must be callable")  # JAX's words
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
@@ -1077,7 +1104,10 @@ def _staged_closing_over_refs(
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes and dtypes of `fun(*args)` as `ShapeDtypeStruct`s, without computing it
     (from `jit(fun)`'s trace cache, as JAX's: a function `jit` traced for these arguments is
-    not traced again)."""
+    not traced again). A jitted function's own static arguments are static here too."""
+    _check_callable(fun)
+    if callable(getattr(fun, "eval_shape", None)) and hasattr(fun, "lower"):
+        return fun.eval_shape(*args, **kwargs)  # `jit(f, static_argnums=...)`: its own
     staged = _jit_stage(fun, (), args, kwargs)
     if staged is not None:
         return _out_shapes(staged[0].jaxpr, staged[1])

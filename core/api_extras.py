@@ -184,7 +184,7 @@ def named_scope(name: str) -> Iterator[None]:
       name: the scope's name.
     """
     if not isinstance(name, str):
-        raise TypeError(f"named_scope name must be a string, got {name!r}")
+        raise TypeError(f"named_scope name argument must be a string.\nGot {name!r}.")
     with source_info.scope(name):
         yield
 

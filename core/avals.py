@@ -148,10 +148,16 @@ class ShapeDtypeStruct:
     sharding an output is placed by when a stage tells it (`pmap(f).lower(x).out_info`)."""
 
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
+    __module__ = "core"  # where users name it (`core.ShapeDtypeStruct`), as JAX's `jax.`
 
     def __init__(
         self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False, *, sharding: Any = None
     ):
+        if dtype is None:  # np.dtype(None) would be float64
+            raise ValueError(
+                "ShapeDtypeStruct: dtype must be specified.\nGive one: "
+                "ShapeDtypeStruct(shape, jnp.float32)."
+            )
         self.shape = tuple(shape)
         self.dtype = dtype if type(dtype) is dtypes.KeyDType else np.dtype(dtype)  # or keys'
         self.weak_type = weak_type
@@ -185,6 +191,28 @@ class ShapeDtypeStruct:
     @property
     def aval(self) -> ShapedArray:
         return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def update(self, **kwargs: Any) -> ShapeDtypeStruct:
+        """A copy with some of `shape`, `dtype`, `weak_type` and `sharding` replaced (as
+        `jax.ShapeDtypeStruct.update`, other keywords are ignored).
+
+        Args:
+          **kwargs: the new values.
+
+        Returns:
+          The new struct.
+        """
+        return ShapeDtypeStruct(
+            kwargs.get("shape", self.shape),
+            kwargs.get("dtype", self.dtype),
+            kwargs.get("weak_type", self.weak_type),
+            sharding=kwargs.get("sharding", self.sharding),
+        )
 
     def _key(self) -> tuple:
         return (self.shape, self.dtype, self.weak_type, self.sharding)

@@ -62,6 +62,7 @@ def checkpoint(
     policy: Callable[..., bool] | None = None,
     static_argnums: int | Sequence[int] = (),
     static_argnames: str | Sequence[str] = (),
+    **removed: Any,
 ) -> Callable:
     """Marks `fun` for rematerialization under reverse-mode differentiation.
 
@@ -77,11 +78,21 @@ def checkpoint(
         the function branches on).
       static_argnames: names of such arguments (by keyword, or by position when `fun`'s
         signature names them).
+      **removed: `concrete=`, which JAX removed (its `NotImplementedError`); any other
+        keyword is a `TypeError`.
 
     Returns:
       A function computing the same values as `fun`, whose reverse-mode derivative saves only
       its inputs and the values `policy` allows, recomputing the others.
     """
+    if "concrete" in removed:
+        raise NotImplementedError(
+            "The `concrete` option to `jax.checkpoint` was deprecated in JAX v0.8.2, and "
+            "removed in JAX v0.10.0. In its place please use `static_argnums`; for details "
+            "refer to https://docs.jax.dev/en/latest/jep/11830-new-remat-checkpoint.html."
+        )
+    if removed:
+        raise TypeError(f"checkpoint() got an unexpected keyword argument {next(iter(removed))!r}")
     if policy is not None and not callable(policy):
         raise TypeError(
             f"checkpoint policy must be a callable such as checkpoint_policies.dots_saveable, "
@@ -95,12 +106,18 @@ def checkpoint(
             static_argnums=static_argnums,
             static_argnames=static_argnames,
         )
-    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    given = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
-    static += _positions_of(fun, names)
+    static = given + _positions_of(fun, names)
 
     @functools.wraps(fun)
     def remat_fun(*args: Any, **kwargs: Any) -> Any:
+        if not all(-len(args) <= d < len(args) for d in given):
+            raise ValueError(  # JAX's words
+                "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take "
+                "integer values greater than or equal to `-len(args)` and less than "
+                f"`len(args)`, but got {given}, while `len(args)` = {len(args)}"
+            )
         fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
         dynamic = [a for i, a in enumerate(args) if i not in fixed]
         static_kw = {k: v for k, v in kwargs.items() if k in names}

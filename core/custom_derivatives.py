@@ -51,7 +51,10 @@ def _resolve_args(fun: Callable, args: tuple, kwargs: dict, nondiff: Sequence[in
     and defaults fill the parameters up to the last of `nondiff` (as JAX's `resolve_kwargs`:
     a rule receives a defaulted nondiff argument too)."""
     if not kwargs and max(nondiff, default=-1) < len(args):
-        return args
+        defaults = getattr(fun, "__defaults__", None) or ()
+        code = getattr(fun, "__code__", None)
+        if not defaults or code is None or len(args) >= code.co_argcount:
+            return args  # nothing to fill (a Python function's defaults are filled, as JAX)
     bound = inspect.signature(fun).bind(*args, **kwargs)
     bound.apply_defaults()
     return bound.args
@@ -195,7 +198,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = getattr(self.fun, "__name__", "custom_jvp function")
         if self.jvp is None:
-            raise errors.CustomDerivativeError(
+            raise errors.CustomRuleMissingError(
                 f"No JVP defined for custom_jvp function {name} using defjvp."
             )
         args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums)
@@ -212,19 +215,24 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             res = self.jvp(
                 *split.nondiff, tuple(split.diff_args(primals)), tuple(split.diff_args(tangents))
             )
+            rule = jvp_flat.__name__
             if not isinstance(res, (tuple, list)) or len(res) != 2:
+                raise errors.CustomDerivativeError(  # JAX's words, then the fix
+                    f"Custom JVP rule {rule} for function {name} must produce a pair (list or "
+                    "tuple of length two) representing primal and tangent outputs, but got "
+                    f"{res}.\nReturn (primal_out, tangent_out)."
+                )
+            p_tree, t_tree = (tree_util.tree_structure(r) for r in res)
+            if p_tree != t_tree:
                 raise errors.CustomDerivativeError(
-                    f"the custom jvp rule of {name} must return a pair (primal_out, "
-                    f"tangent_out), got {type(res).__name__}"
+                    f"Custom JVP rule {rule} for function {name} must produce primal and "
+                    "tangent outputs with equal container (pytree) structures, but got "
+                    f"{p_tree} and {t_tree} respectively.\nReturn one tangent per output."
                 )
             outs = split.flatten_out(res[0], f"primal output of the jvp rule of {name}")
             t_outs = split.flatten_out(res[1], f"tangent output of the jvp rule of {name}")
             for o, t in zip(outs, t_outs):
-                if get_aval(o).shape != get_aval(t).shape:
-                    raise errors.CustomDerivativeError(
-                        f"the custom jvp rule of {name} returned a tangent of shape "
-                        f"{get_aval(t).shape} for a primal output of shape {get_aval(o).shape}"
-                    )
+                _check_tangent(get_aval(o), get_aval(t))
             return outs, t_outs
 
         fun_flat.__name__ = name
@@ -271,7 +279,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = getattr(self.fun, "__name__", "custom_vjp function")
         if self.fwd is None:
-            raise errors.CustomDerivativeError(
+            raise errors.CustomRuleMissingError(
                 f"No VJP defined for custom_vjp function {name} using defvjp."
             )
         args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums)
@@ -286,9 +294,14 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         def fwd_flat(*xs):
             res = self.fwd(*split.full_args(xs))
             if not isinstance(res, (tuple, list)) or len(res) != 2:
-                raise errors.CustomDerivativeError(
-                    f"the fwd rule of {name} must return a pair (output, residuals), got "
-                    f"{type(res).__name__}"
+                rule = fwd_flat.__name__
+                raise errors.CustomDerivativeError(  # JAX's words, then the fix
+                    f"Custom VJP fwd rule {rule} for function {name} must produce a pair (list "
+                    "or tuple of length two) where the first element represents the primal "
+                    f"output (equal to those of the custom_vjp-decorated function {name}) and "
+                    "the second element represents residuals (i.e. values stored from the "
+                    "forward pass for use on the backward pass), but instead of a pair the fwd "
+                    f"rule {rule} produced {res}.\nReturn (output, residuals)."
                 )
             outs = split.flatten_out(res[0], f"primal output of the fwd rule of {name}")
             res_leaves, tree = tree_util.tree_flatten(res[1])
@@ -315,39 +328,66 @@ class custom_vjp:  # noqa: N801  (JAX's name)
 def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
     """`bwd`'s tuple of per-argument cotangents as a flat list (None/Zero become zeros)."""
     diff = [split.args[i] for i in split.diff_idx]
-    if not isinstance(cts_in, (tuple, list)) or len(cts_in) != len(diff):
-        raise errors.CustomDerivativeError(
-            f"the bwd rule of {name} must return a tuple with one cotangent per differentiable "
-            f"argument ({len(diff)}), got "
-            f"{len(cts_in) if isinstance(cts_in, (tuple, list)) else type(cts_in).__name__}"
+
+    def structure_error() -> errors.CustomDerivativeError:
+        got = tree_util.tree_structure(cts_in, is_leaf=lambda x: x is None)
+        return errors.CustomDerivativeError(  # JAX's words, then the fix
+            "Custom VJP bwd rule must produce an output with the same container (pytree) "
+            "structure as the args tuple of the primal function, and in particular must "
+            "produce a tuple of length equal to the number of arguments to the primal "
+            f"function, but got bwd output structure {got} for primal input structure "
+            f"{tree_util.tree_structure(tuple(diff))}.\nThe bwd rule of {name} returns a "
+            "tuple with one cotangent (or None) per differentiable argument."
         )
+
+    if not isinstance(cts_in, (tuple, list)) or len(cts_in) != len(diff):
+        raise structure_error()
     flat: list[Any] = []
     for arg, ct in zip(diff, cts_in):
-        arg_leaves, arg_tree = tree_util.tree_flatten(arg)
+        arg_leaves = tree_util.tree_leaves(arg)
         if ct is None:
             ct_leaves = [None] * len(arg_leaves)
         else:
-            ct_leaves, ct_tree = tree_util.tree_flatten(ct, is_leaf=lambda x: x is None)
+            ct_leaves = tree_util.tree_leaves(ct, is_leaf=lambda x: x is None)
             if len(ct_leaves) != len(arg_leaves):
-                raise errors.CustomDerivativeError(
-                    f"the bwd rule of {name} returned a cotangent of structure {ct_tree} for an "
-                    f"argument of structure {arg_tree}"
-                )
+                raise structure_error()
         flat.extend(ct_leaves)
     flat = [ct for i, ct in enumerate(flat) if i not in split.refs]  # a Ref has no cotangent
     out = []
-    for ct, aval in zip(flat, split.in_avals, strict=True):
+    for k, (ct, aval) in enumerate(zip(flat, split.in_avals, strict=True)):
         if ct is None or type(ct) is Zero:
             out.append(zeros_like_aval(aval))
         else:
             ct = as_value(ct)
             if get_aval(ct).shape != aval.shape:
-                raise errors.CustomDerivativeError(
-                    f"the bwd rule of {name} returned a cotangent of shape {get_aval(ct).shape} "
-                    f"for an argument of shape {aval.shape}"
+                raise errors.CustomCotangentShapeError(  # JAX's words, then the fix
+                    "Custom VJP bwd rule must produce an output with the same type as the args "
+                    f"tuple of the primal function, but at output[{k}] the bwd rule produced an "
+                    f"output of type {_short(get_aval(ct))} corresponding to an input of type "
+                    f"{_short(aval)}, so the shapes do not match\nThe bwd rule of {name} "
+                    "returns cotangents shaped like the arguments."
                 )
             out.append(ct)
     return out
+
+
+def _short(aval: Any) -> str:
+    """`float32[2]`: how JAX's custom rule errors name a type (no weak-type mark)."""
+    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+
+
+def _check_tangent(primal: Any, tangent: Any) -> None:
+    """JAX's check of a custom JVP rule's tangent output against its primal output: the
+    primal's shape, and its dtype for an inexact primal (an integer or boolean primal's
+    tangents are float0 or zeros of its dtype, both taken)."""
+    inexact = dtypes.kind(primal.dtype) in "fc"
+    want = ShapedArray(primal.shape, primal.dtype if inexact else dtypes.float0)
+    if tangent.shape != want.shape or (inexact and tangent.dtype != want.dtype):
+        raise errors.CustomDerivativeError(  # JAX's words, then the fix
+            "Custom JVP rule must produce primal and tangent outputs with corresponding shapes "
+            f"and dtypes. Expected {_short(want)} (tangent type of {_short(primal)}) but got "
+            f"{_short(tangent)}.\nCast the tangent (t.astype(primal.dtype)) or broadcast it."
+        )
 
 
 def custom_vjp_call_jvp(
@@ -591,7 +631,7 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     Raises:
       TypeError: `converted` called with another argument tree than the example's.
     """
-    jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, example_args)
+    jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, example_args, keep_weak=True)
     hoisted = [isinstance(c, Tracer) for c in consts]
     kept = [c for c, h in zip(consts, hoisted) if not h]
     n_hoisted = sum(hoisted)

@@ -135,6 +135,41 @@ class TracerArrayConversionError(JAXTypeError):
         )
 
 
+class AmbiguousTruthValueError(NumbaxError, ValueError):
+    """`bool(x)` (an `if`, `and`, `or`) of a traced array of more than one element (numpy's
+    and JAX's words).
+
+    Failing code: ``jit(lambda a: a if a > 0 else -a)(jnp.ones(3))``. Fix: ``(a > 0).all()``
+    or ``.any()`` for one truth value, or ``jnp.where(a > 0, a, -a)`` elementwise.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The truth value of an array with more than one element is ambiguous. Use a.any() "
+            "or a.all()\nOr pick elementwise with jnp.where(cond, x, y)."
+        )
+
+
+class TracerAttributeError(NumbaxError, AttributeError):
+    """A runtime method or attribute of an Array (`block_until_ready`, `copy_to_host_async`,
+    `sharding`) read on a traced value, which has none (JAX's words).
+
+    Failing code: ``jit(lambda a: a.block_until_ready())(x)``. Fix: call it on the jitted
+    function's result; query a traced value's sharding with ``jax.typeof(x)``.
+    """
+
+    def __init__(self, aval: object, name: str, kind: str):
+        hint = (
+            " To query sharding information on tracers, use `jax.typeof(x)`."
+            if name == "sharding"
+            else ""
+        )
+        super().__init__(
+            f"The '{name}' {kind} is not available on {traced_shape(aval)}.{hint}\nUse it on "
+            "the transformed function's result instead."
+        )
+
+
 class UnexpectedTracerError(JAXTypeError, RuntimeError):
     """A tracer escaped the transformation that created it (stored in a global, returned...).
 
@@ -143,12 +178,25 @@ class UnexpectedTracerError(JAXTypeError, RuntimeError):
     """
 
     def __init__(self, aval: object, transformation: str = "jit, grad, vmap..."):
-        super().__init__(
-            f"Encountered an unexpected tracer ({aval}): a value from a function transformed "
-            f"by {transformation} was used after that transformation finished, for example by "
-            "storing it in a global, a list or an attribute of an object (a side effect). "
+        shape = aval.str_short(short_dtypes=False) if hasattr(aval, "str_short") else aval
+        tracer = _TRACER_NAMES.get(transformation, "Tracer")
+        super().__init__(  # JAX's first line (its tracer class named per transformation)
+            "Encountered an unexpected tracer. A function transformed by JAX had a side "
+            f"effect, allowing for a reference to an intermediate value with type {shape} "
+            f"wrapped in a {tracer} to escape the scope of the transformation.\nIt is a value "
+            f"from a function transformed by {transformation}, used after that transformation "
+            "finished, for example stored in a global, a list or an attribute of an object. "
             "Return it from the function instead, or pass it in as an argument."
         )
+
+
+# JAX's tracer classes by the transformations `check_live` names
+_TRACER_NAMES = {
+    "jvp/grad": "JVPTracer",
+    "vmap": "BatchTracer",
+    "jit/make_jaxpr/grad": "DynamicJaxprTracer",
+    "jit, grad, vmap...": "DynamicJaxprTracer",
+}
 
 
 class LeakedTracerError(NumbaxError):
@@ -595,6 +643,24 @@ class CustomDerivativeError(NumbaxError, TypeError):
     """
 
 
+class CustomRuleMissingError(CustomDerivativeError, AttributeError):
+    """A `custom_jvp`/`custom_vjp` function called before its rule was defined (JAX's
+    `AttributeError`).
+
+    Failing code: ``f = custom_jvp(jnp.sin); f(1.0)``. Fix: define the rule first
+    (``f.defjvp(rule)`` or ``f.defvjp(fwd, bwd)``).
+    """
+
+
+class CustomCotangentShapeError(NumbaxError, ValueError):
+    """A `custom_vjp` backward rule returned a cotangent whose shape is not its argument's
+    (JAX's `ValueError`).
+
+    Failing code: ``bwd = lambda res, g: (jnp.ones(2),)`` for a scalar argument. Fix: return
+    one cotangent per argument, shaped like it.
+    """
+
+
 class ScaledMatmulShapeError(NumbaxError, ValueError):
     """`nn.scaled_matmul` operands or scales of incompatible shapes.
 
@@ -693,12 +759,25 @@ class InvalidJaxTypeError(NumbaxError, TypeError):
     them), close over other values or give them ``in_axes=None``.
     """
 
-    def __init__(self, x: Any, quote_type: bool = True):
-        # JAX quotes the type in most places; `dispatch.check_arg` (grad's inputs) does not.
-        if quote_type:
-            super().__init__(f"Argument '{x}' of type '{type(x)}' is not a valid JAX type")
-        else:
+    def __init__(self, x: Any, quote_type: bool = True, message: str | None = None):
+        # JAX quotes the type in most places; `dispatch.check_arg` (grad's inputs) does not,
+        # nor do its messages for strings; `message` is another start (vmap's outputs).
+        if message is not None:
+            super().__init__(f"{message}is not a valid JAX type")
+        elif not quote_type:
             super().__init__(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
+        elif isinstance(x, str):
+            super().__init__(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
+        else:
+            super().__init__(f"Argument '{x}' of type '{type(x)}' is not a valid JAX type")
+
+
+class VmapOutAxesTypeError(NumbaxError, TypeError):
+    """`vmap` out_axes with a leaf that is not an int or None.
+
+    Failing code: ``vmap(f, out_axes="0")``. Fix: ``out_axes=0`` (or a pytree of ints and
+    Nones shaped like the output).
+    """
 
 
 class VmapInAxesTypeError(NumbaxError, TypeError):

@@ -171,8 +171,8 @@ def device_get(x: Any) -> Any:
     """Turns every array leaf of `x` into a numpy array."""
 
     def get(leaf):
-        if isinstance(leaf, PRNGKeyArray):  # keys stay keys (JAX's)
-            return leaf
+        if isinstance(leaf, (PRNGKeyArray, Tracer)):  # keys stay keys, traced values stay
+            return leaf  # traced (JAX's: `device_get` under `jit` gives back its input)
         return np.asarray(leaf) if hasattr(leaf, "aval") or isinstance(leaf, np.ndarray) else leaf
 
     return tree_util.tree_map(get, x)

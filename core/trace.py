@@ -66,10 +66,18 @@ class Tracer(ArrayBase):
             raise error(self.aval)
         return val
 
+    def _check_scalar(self) -> None:
+        """JAX's TypeError for converting a traced array with dimensions to a Python scalar."""
+        if self.aval.ndim:
+            raise errors.ScalarConversionError(self.aval.ndim)
+
     def __bool__(self) -> bool:
+        if self.aval.size > 1:  # JAX's (numpy's) ValueError, before concreteness
+            raise errors.AmbiguousTruthValueError()
         return bool(self._concrete(errors.TracerBoolConversionError))
 
     def __int__(self) -> int:
+        self._check_scalar()
         return int(self._concrete(lambda aval: errors.scalar_conversion(aval, "int")))
 
     def __index__(self) -> int:
@@ -78,10 +86,30 @@ class Tracer(ArrayBase):
     # JAX converts no tracer to a float or complex, even one of a known value (`int`, `bool`
     # and `index` take the value of one under jvp or grad)
     def __float__(self) -> float:
+        self._check_scalar()
         raise errors.scalar_conversion(self.aval, "float")
 
     def __complex__(self) -> complex:
+        self._check_scalar()
         raise errors.scalar_conversion(self.aval, "complex")
+
+    # an Array's runtime methods and attributes, which a traced value has not (JAX's words)
+    def block_until_ready(self) -> Any:
+        raise errors.TracerAttributeError(self.aval, "block_until_ready", "method")
+
+    def copy_to_host_async(self) -> Any:
+        raise errors.TracerAttributeError(self.aval, "copy_to_host_async", "method")
+
+    @property
+    def sharding(self) -> Any:
+        raise errors.TracerAttributeError(self.aval, "sharding", "attribute")
+
+    @property
+    def addressable_shards(self) -> Any:  # JAX's concretization error, not an AttributeError
+        where = errors.traced_shape(self.aval)
+        raise errors.ConcretizationTypeError(
+            where, f"The 'addressable_shards' attribute is not available on {where}."
+        )
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         # always, as JAX: a tracer with a concrete value (under grad) is no numpy array either
@@ -116,7 +144,7 @@ def get_aval(x: Any) -> ShapedArray:
     if isinstance(x, (bool, int, float, complex, np.generic)):
         dt, weak = dtypes.dtype_and_weak(x)
         return ShapedArray((), dt, weak)
-    raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid numbax array type.")
+    raise errors.InvalidJaxTypeError(x)
 
 
 def to_numpy(x: Any, aval: ShapedArray | None = None) -> np.ndarray:

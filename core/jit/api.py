@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import operator
 import os
 import sys
 import warnings
@@ -40,12 +41,12 @@ from core import ir, ref_scope, source_info, tree_util
 from core.ad_util import Zero, instantiate
 from core.api import register_jit_stage
 from core.array import Array, placement
-from core.avals import ShapedArray
+from core.avals import ShapedArray, ShapeDtypeStruct
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
 from core.config import config
 from core.debug_nans import checked_build
-from core.errors import IncompatibleDevicesError
+from core.errors import IncompatibleDevicesError, InvalidJaxTypeError
 from core.interpreters import batching
 from core.interpreters.partial_eval import (
     close_over_consts,
@@ -57,6 +58,7 @@ from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undef
 from core.jit import call_path, dispatch, gc_pause
 from core.jit.errors import (
     JitArgumentError,
+    JitOutputTypeError,
     NumpyFallbackWarning,
     StaticArgumentError,
     UnsupportedDTypeError,
@@ -78,7 +80,7 @@ from core.prims.control_flow.common import (  # they split control-flow bodies t
 from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.sharding_base import Sharding, SingleDeviceSharding
-from core.trace import Tracer, as_value, get_aval, set_current_trace
+from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
 
 logger = logging.getLogger("core.jit")
 
@@ -357,6 +359,7 @@ class Jitted:
     """A jit-compiled function (what `jit(f)` returns). Call it like `f`."""
 
     _library = False  # a library function's staged jit (`core/jit/library.py`)
+    _inline = False  # `jit(f, inline=True)`: staged into an enclosing trace as `f`'s equations
 
     def __init__(
         self,
@@ -367,6 +370,7 @@ class Jitted:
         backend: str | None,
         donate_argnames: Sequence[str] = (),
         keep_unused: bool = False,
+        infer: tuple[bool, bool] = (True, True),
     ):
         functools.update_wrapper(self, fun)
         self._fun = fun
@@ -378,10 +382,13 @@ class Jitted:
             sig = None
         self._signature = sig
         nums = set(static_argnums)
+        # as JAX: the names of the static positions and the positions of the static names
+        # count too, unless both were given (`infer`: whether each pair was given alone)
         if sig is not None:
             _validate_static(sig, tuple(static_argnums), tuple(static_argnames))
+            _validate_static(sig, tuple(donate_argnums), tuple(donate_argnames), "donate")
             params = list(sig.parameters.values())
-            for i, p in enumerate(params):
+            for i, p in enumerate(params if infer[0] else ()):
                 if p.name in self._static_argnames and p.kind in (
                     p.POSITIONAL_ONLY,
                     p.POSITIONAL_OR_KEYWORD,
@@ -391,7 +398,7 @@ class Jitted:
                     self._static_argnames |= {p.name}
         self._static_argnums = frozenset(nums)
         donated, donated_names = set(donate_argnums), set(donate_argnames)
-        if sig is not None:
+        if sig is not None and infer[1]:
             for i, p in enumerate(sig.parameters.values()):
                 if p.name in donated_names and p.kind in (
                     p.POSITIONAL_ONLY,
@@ -468,6 +475,8 @@ class Jitted:
                     "config option is set"
                 )
             return self._fun(*args, **kwargs)
+        if self._inline and type(current_trace()) is not EvalTrace:
+            return self._fun(*args, **kwargs)  # JAX's inlining: no nested `jit` equation
         entry, leaves = self._entry(args, kwargs)
         backend = self._backend or config.jit_backend
         if entry.refs:
@@ -526,7 +535,10 @@ class Jitted:
             leaf_keys = tuple(map(key_of, leaves))
         context = config.trace_context()
         # the axes `make_jaxpr(axis_env=...)` binds: another trace, as in JAX
+        # and the static values' types: 2 and 2.0 are equal keys but trace apart, as in JAX
+        static_types = tuple(type(v) for _, v in static)
         key = (in_tree, leaf_keys, static, context, self._backend, ref_args, staged_axes())
+        key += (static_types,)
         self._check_ref_args(args, dyn_kwargs, static, ref_args)
         try:
             hash(key)
@@ -628,6 +640,22 @@ class Jitted:
             f"type {ref.aval}, but mutable array references cannot be returned.{origin}"
         )
 
+    def _output_type_error(self, out: Any) -> JitOutputTypeError:
+        """JAX's error for an output leaf that is not an array (a string, an object): its type
+        and, in a container, its path."""
+        for path, leaf in tree_util.tree_flatten_with_path(out)[0]:
+            try:
+                as_value(leaf)
+            except InvalidJaxTypeError:
+                where = f" at output component {tree_util.keystr(path)}" if path else ""
+                return JitOutputTypeError(
+                    f"function {self._where()} traced for jit returned a value of type "
+                    f"{type(leaf)}{where}, which is not a valid JAX type\nReturn arrays, "
+                    "scalars or pytrees of them; return other values from outside the "
+                    "jitted function."
+                )
+        raise AssertionError("no invalid output leaf")
+
     def _non_array_message(self, args: tuple, kwargs: dict) -> str:
         """JAX's error for a dynamic argument that is not an array: its type and its path, the
         parameter's name and the key path inside it (``d['a']``, ``args[1]``, ``kw['k']``)."""
@@ -658,6 +686,12 @@ class Jitted:
                     break
             if where != "an argument":
                 break
+        if isinstance(bad, ShapeDtypeStruct):  # JAX's words: a call takes no such struct
+            return (
+                f"Argument '{where.removeprefix('path ')}' of shape {bad.aval.str_short()} of type "
+                f"{type(bad)} is not a valid JAX type.\nA jitted function is called with "
+                "arrays; pass ShapeDtypeStructs to its .trace, .lower or .eval_shape instead."
+            )
         return (
             f"Error interpreting argument to {self._fun!r} as an abstract array. The problematic"
             f" value is of type {type(bad)} and was passed to the function at {where}.\n"
@@ -734,7 +768,10 @@ class Jitted:
                 dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_kw}
                 raise self._returned_ref_error(returned[0], key[5], args, dyn_kwargs, static)
             store.append(out_tree)
-            return [as_value(o) for o in out_flat]
+            try:
+                return [as_value(o) for o in out_flat]
+            except InvalidJaxTypeError:
+                raise self._output_type_error(out) from None
 
         avals = [key_aval(k) for k in key[1]]
         while True:
@@ -810,30 +847,48 @@ class Jitted:
         self._cache().clear()
         self._drop_fast()
 
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """The output's shapes and dtypes for these arguments (static ones by value), as
+        `jax.jit(f).eval_shape`.
 
-def _validate_static(sig: inspect.Signature, argnums: tuple, argnames: tuple) -> None:
-    """Raises `StaticArgumentError` for static argnums/argnames the signature cannot take."""
+        Args:
+          *args, **kwargs: arguments as for `trace`.
+
+        Returns:
+          The output tree with a `ShapeDtypeStruct` (with its weak type) per leaf.
+        """
+        return self.trace(*args, **kwargs).out_info
+
+    def __repr__(self) -> str:
+        return f"<PjitFunction of {self._fun!r}>"
+
+
+def _validate_static(
+    sig: inspect.Signature, argnums: tuple, argnames: tuple, what: str = "static"
+) -> None:
+    """Raises `StaticArgumentError` for static (or, `what="donate"`, donated) argnums and
+    argnames the signature cannot take, with JAX's messages."""
     kinds = [p.kind for p in sig.parameters.values()]
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     n_pos = sum(k in positional for k in kinds)
     var_pos = inspect.Parameter.VAR_POSITIONAL in kinds
     if argnums and not var_pos and (-min(argnums) > n_pos or max(argnums) >= n_pos):
         raise StaticArgumentError(
-            f"Jitted function has static_argnums={argnums}, but only accepts {n_pos} "
-            "positional arguments. Count from 0, or use static_argnames=."
+            f"Jitted function has {what}_argnums={argnums}, but only accepts {n_pos} "
+            f"positional arguments.\nCount from 0, or use {what}_argnames=."
         )
     params = sig.parameters
     bad_kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.VAR_POSITIONAL)
     pos_only = {n for n in argnames if n in params and params[n].kind in bad_kinds}
     if pos_only:
         raise StaticArgumentError(
-            f"Jitted function has invalid argnames {pos_only} in static_argnames: these are "
-            "positional-only; use static_argnums= instead."
+            f"Jitted function has invalid argnames {pos_only} in {what}_argnames: these are "
+            f"positional-only; use {what}_argnums= instead."
         )
     if inspect.Parameter.VAR_KEYWORD not in kinds and set(argnames) - set(params):
         raise StaticArgumentError(
             f"Jitted function has invalid argnames {set(argnames) - set(params)} in "
-            f"static_argnames. Function does not take these args (it takes {list(params)})."
+            f"{what}_argnames. Function does not take these args.\nIt takes {list(params)}."
         )
 
 
@@ -869,6 +924,8 @@ def _explain(key: tuple, old_keys: list[tuple]) -> str:
             out.append(f"static args {old[2]!r} -> {key[2]!r}")
         if old[3] != key[3]:
             out.append(f"config {old[3]} -> {key[3]}")
+        if old[7] != key[7]:
+            out.append(f"static arg types {old[7]} -> {key[7]}")
         return out
 
     best = min((diffs(k) for k in old_keys), key=len)
@@ -938,8 +995,17 @@ def _one_device(shardings: Any) -> SingleDeviceSharding | None:
     return None
 
 
+class _NotGiven:
+    """`jit`'s default for `fun`: none given (`jit(static_argnames=...)` is a decorator);
+    `jit(None)` is JAX's error."""
+
+
+_NOT_GIVEN = _NotGiven()
+
+
 def jit(
-    fun: Callable | None = None,
+    fun: Callable | _NotGiven = _NOT_GIVEN,
+    /,
     *,
     static_argnums: int | Sequence[int] | None = None,
     static_argnames: str | Sequence[str] | None = None,
@@ -951,7 +1017,6 @@ def jit(
     inline: bool = False,
     in_shardings: Any = None,
     out_shardings: Any = None,
-    abstracted_axes: Any = None,
     compiler_options: dict[str, Any] | None = None,
 ) -> Any:
     """Compiles `fun` into one native function per input signature.
@@ -994,11 +1059,11 @@ def jit(
         unused argument's buffer either way.
       device: accepted for compatibility (ignored; see `core.device_put` and `core.pmap`).
       backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
-      inline: accepted for compatibility (ignored).
+      inline: whether a call staged into an enclosing trace (`make_jaxpr`, an outer `jit`)
+        stages `fun`'s equations there, as JAX inlines it, instead of a nested `jit`.
       in_shardings: shardings the positional (non-static) arguments are placed by: one, or a
         tree prefix of them (`ShardedJitted`; checked as in JAX, no data moves).
       out_shardings: shardings the outputs are placed by (recorded as `y.sharding`).
-      abstracted_axes: accepted for compatibility (shapes are always concrete here).
       compiler_options: accepted for compatibility (XLA's options; numba has none of them).
 
     Any other keyword raises `TypeError`, as in JAX.
@@ -1010,9 +1075,14 @@ def jit(
     def norm(x, typ):
         if x is None:
             return ()
-        return (x,) if isinstance(x, typ) else tuple(x)
+        out = (x,) if isinstance(x, typ) else tuple(x)
+        # positions as JAX takes them: anything `operator.index` takes ("'str' object cannot
+        # be interpreted as an integer" otherwise)
+        return tuple(map(operator.index, out)) if typ is int else out
 
     def wrap(f: Callable) -> Jitted:
+        if not callable(f):
+            raise TypeError(f"Expected a callable value, got {f}")
         if backend not in (None, "numba", "python", "cpu"):
             raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
         args = (
@@ -1023,12 +1093,19 @@ def jit(
             None if backend == "cpu" else backend,
             norm(donate_argnames, str),
             keep_unused,
+            (
+                static_argnums is None or static_argnames is None,
+                donate_argnums is None or donate_argnames is None,
+            ),
         )
         if in_shardings is None and out_shardings is None:
-            return Jitted(*args)
-        return ShardedJitted(*args, in_shardings=in_shardings, out_shardings=out_shardings)
+            jitted = Jitted(*args)
+        else:
+            jitted = ShardedJitted(*args, in_shardings=in_shardings, out_shardings=out_shardings)
+        jitted._inline = inline
+        return jitted
 
-    return wrap if fun is None else wrap(fun)
+    return wrap if isinstance(fun, _NotGiven) else wrap(fun)
 
 
 def stage(

@@ -91,6 +91,15 @@ class JitArgumentError(NumbaxError, TypeError):
     """
 
 
+class JitOutputTypeError(NumbaxError, TypeError):
+    """A jitted function (or one `eval_shape`/`make_jaxpr` stages) returned a value that is not
+    an array, a scalar or a pytree of them (a string, an object); JAX's message.
+
+    Failing code: ``jit(lambda a: (a * 2, "done"))(x)``. Fix: return arrays only, and build
+    the other values outside the jitted function.
+    """
+
+
 class JitExecutionError(NumbaxError, RuntimeError):
     """A jitted call dispatched asynchronously raised; this is raised where its result is read
     (`core/pending.py`), naming the jitted function.

@@ -16,11 +16,11 @@ compiled for, and no tracers (JAX's `TypeError`s otherwise: `check_compiled_call
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core import ir, tree_util
-from core.avals import ShapedArray
+from core.avals import ShapedArray, ShapeDtypeStruct
 from core.backends import numba as numba_backend
 from core.config import config
 from core.errors import NumbaxError
@@ -64,6 +64,46 @@ def _short(aval: ShapedArray) -> str:
     return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
 
 
+def _children(n: int) -> str:
+    return f"{n} child" + ("ren" if n > 1 else "")
+
+
+def _tree_mismatches(want: Any, got: Any, path: str = "") -> list[tuple[str, str]]:
+    """Where and how the tree `got` differs from `want`, as JAX lists a `Compiled`'s call's
+    mismatches: a node each (`args`, `kwargs['k']`, `args[0][1]`), not below it."""
+    if want == got:
+        return []
+    if tree_util.treedef_is_leaf(want) or tree_util.treedef_is_leaf(got):
+        seen, given = (
+            "pytree leaf" if tree_util.treedef_is_leaf(t) else str(t.node_data()[0])
+            for t in (want, got)
+        )
+        return [(path, f"seen {seen} but now given {given}, so their Python types differ")]
+    (wt, wa), (gt, ga) = want.node_data(), got.node_data()
+    wc, gc = want.children(), got.children()
+    if wt is not gt:
+        return [(path, f"seen {wt} but now given {gt}, so their Python types differ")]
+    if len(wc) != len(gc) or wa != ga:
+        if wt in (tuple, list):
+            n = wt.__name__
+            what = f"seen {n} of length {len(wc)} but now given {n} of length {len(gc)}, "
+            return [(path, what + "so the lengths do not match")]
+        what = (
+            f"seen {wt} with {_children(len(wc))} but now given {gt} with "
+            f"{_children(len(gc))}, so the numbers of children do not match"
+        )
+        if wt is dict:
+            what += f", with the symmetric difference of key sets: {set(wa) ^ set(ga)}"
+        return [(path, what)]
+    if not path:  # the top level: the call's (args, kwargs)
+        keys = ["args", "kwargs"]
+    elif wt is dict:
+        keys = [f"{path}[{k!r}]" for k in wa]
+    else:
+        keys = [f"{path}[{i}]" for i in range(len(wc))]
+    return [e for k, w, g in zip(keys, wc, gc) for e in _tree_mismatches(w, g, k)]
+
+
 def check_compiled_call(
     args: tuple,
     kwargs: dict,
@@ -97,10 +137,12 @@ def check_compiled_call(
                 "Transform the jitted or pmapped function itself instead."
             )
     if tree != in_tree:
+        errs = _tree_mismatches(in_tree, tree)
         raise CompiledTreeError(
             "Function compiled with input pytree does not match the input pytree it was "
-            f"called with.\nCompiled for {in_tree}, called with {tree}: pass the dynamic "
-            "arguments only (not the static ones), as when lowering."
+            f"called with. There are {len(errs)} mismatches, including:\n"
+            + "".join(f"    * at {where}, {what}\n" for where, what in errs[:5])
+            + "Pass the dynamic arguments only (not the static ones), as when lowering."
         )
     avals, vals = inputs(leaves)
     bad = [
@@ -138,7 +180,13 @@ class ArgInfo:
         return self._aval.dtype
 
 
-def args_info(in_tree: Any, avals: list, static: set[int], donate: Sequence[int]) -> Any:
+def args_info(
+    in_tree: Any,
+    avals: list,
+    static: set[int],
+    donate: Sequence[int],
+    donate_names: Collection[str] = (),
+) -> Any:
     """The dynamic arguments of a staged call as a tree `(args, kwargs)` of `ArgInfo`s.
 
     Args:
@@ -146,9 +194,10 @@ def args_info(in_tree: Any, avals: list, static: set[int], donate: Sequence[int]
       avals: their leaves' avals, in order.
       static: the static positional arguments' indices (not in `in_tree`).
       donate: the donated positional arguments' indices (counting static ones).
+      donate_names: the donated arguments' names (for those passed by keyword).
 
     Returns:
-      `(args, kwargs)` with an `ArgInfo` per leaf (keyword arguments are never donated).
+      `(args, kwargs)` with an `ArgInfo` per leaf.
     """
     args, kwargs = tree_util.tree_unflatten(in_tree, avals)
     positions = [i for i in range(len(args) + len(static)) if i not in static]
@@ -157,7 +206,10 @@ def args_info(in_tree: Any, avals: list, static: set[int], donate: Sequence[int]
             tree_util.tree_map(lambda v, d=pos in donate: ArgInfo(v, d), a)
             for pos, a in zip(positions, args)
         ),
-        tree_util.tree_map(lambda v: ArgInfo(v, False), kwargs),
+        {
+            k: tree_util.tree_map(lambda v, d=k in donate_names: ArgInfo(v, d), v)
+            for k, v in kwargs.items()
+        },
     )
 
 
@@ -171,8 +223,14 @@ class _Stage:
         """The dynamic arguments as a tree `(args, kwargs)` of `ArgInfo`s."""
         traced = self._traced
         static = {k for k, _ in traced._static if isinstance(k, int)}
-        donate = traced._jitted._donate_argnums
-        return args_info(traced._in_tree, list(traced.in_avals), static, donate)
+        jitted = traced._jitted
+        return args_info(
+            traced._in_tree,
+            list(traced.in_avals),
+            static,
+            jitted._donate_argnums,
+            jitted._donate_argnames,
+        )
 
     @property
     def in_tree(self) -> Any:
@@ -184,11 +242,18 @@ class _Stage:
         """The tree structure of the output."""
         return self._traced._entry.out_tree
 
+    # JAX's `Traced` tells the outputs' weak types, its `Lowered` and `Compiled` do not
+    _weak_out = False
+
     @property
     def out_info(self) -> Any:
-        """The outputs' `ShapedArray`s, in the output tree."""
+        """The outputs as `ShapeDtypeStruct`s, in the output tree."""
         entry = self._traced._entry
-        return tree_util.tree_unflatten(entry.out_tree, entry.jaxpr.out_avals)
+        outs = [
+            ShapeDtypeStruct(a.shape, a.dtype, a.weak_type and self._weak_out)
+            for a in entry.jaxpr.out_avals
+        ]
+        return tree_util.tree_unflatten(entry.out_tree, outs)
 
     def _program(self) -> ir.Jaxpr:
         """The staged program (a pmap's: the per-device one)."""
@@ -209,6 +274,8 @@ class _Stage:
 
 class Traced(_Stage):
     """The program `jit(f)` staged for some arguments (`jit(f).trace(*args)`)."""
+
+    _weak_out = True
 
     def __init__(
         self,

@@ -21,6 +21,7 @@ from core.errors import (
     RankPromotionWarning,
     ShapeError,
     TypePromotionError,
+    traced_shape,
 )
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
@@ -354,10 +355,14 @@ def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     """A reduction's axes, canonical; a traced axis is a `ConcretizationTypeError` (JAX's)."""
     if axis is None:
         return tuple(range(ndim))
-    if any(isinstance(a, Tracer) for a in (axis if isinstance(axis, (tuple, list)) else [axis])):
+    traced = [
+        a for a in (axis if isinstance(axis, (tuple, list)) else [axis]) if isinstance(a, Tracer)
+    ]
+    if traced:
         raise ConcretizationTypeError(
-            "the axis argument of a reduction, traced",
-            "Fix: pass the axis as a Python int (static_argnums= under jit).",
+            traced_shape(traced[0].aval),
+            "The axis argument must be known statically. Fix: pass the axis as a Python int "
+            "(static_argnums= under jit).",
         )
     if isinstance(axis, (tuple, list)):
         axes = tuple(canonicalize_axis(a, ndim) for a in axis)

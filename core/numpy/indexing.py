@@ -180,6 +180,11 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
         )
     new_axes, entries, dim = [], [], 0
     for i, e in enumerate(items):
+        if isinstance(e, slice) and any(isinstance(v, Tracer) for v in (e.start, e.stop, e.step)):
+            raise IndexError(  # JAX's words, then the fix
+                f"Slice entries must be static integers. Got {e} at position {i}\nUse "
+                "lax.dynamic_slice for traced starts (the slice size must be static)."
+            )
         if i in masks and shape[dim : dim + len(masks[i][1])] != masks[i][1]:
             pos, got = masks[i]
             raise IndexError(

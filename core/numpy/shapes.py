@@ -9,7 +9,13 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.errors import AxisError, ConcretizationTypeError, ShapeError, ZeroSizeReshapeError
+from core.errors import (
+    AxisError,
+    ConcretizationTypeError,
+    ShapeError,
+    ZeroSizeReshapeError,
+    traced_shape,
+)
 from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
@@ -482,7 +488,8 @@ def repeat(
         return take(a, idx.astype(np.int32), axis=ax, mode="clip")
     if total_repeat_length is None:
         raise ConcretizationTypeError(
-            "jnp.repeat with traced repeats", "Pass a static total_repeat_length=."
+            traced_shape(get_aval(repeats)),
+            "jnp.repeat with traced repeats: pass a static total_repeat_length=.",
         )
     counts = sh.convert_element_type(_broadcast_to(repeats, (n,)), dtypes.default_int())
     ends = cumsum(counts, 0)

@@ -365,3 +365,11 @@ def test_ad_checkpoint_module_path():
 
     assert core.ad_checkpoint.checkpoint is core.checkpoint
     assert float(core.grad(lambda x: checkpoint_name(x * x, "a"))(3.0)) == 6.0
+
+
+def test_eval_shape_and_make_jaxpr_of_a_non_callable():
+    # JAX 0.10.2's messages
+    with pytest.raises(TypeError, match="^Expected a callable value, got 1.0"):
+        core.eval_shape(1.0)
+    with pytest.raises(TypeError, match="^the first argument must be callable$"):
+        core.make_jaxpr(1.0)

@@ -206,3 +206,9 @@ def test_linear_transpose_weak_types_match_jax(name):
     out = fn()
     assert [(o.aval.weak_type, np.asarray(o).tolist()) for o in out] == want
     assert all(o.dtype == np.float32 for o in out)
+
+
+def test_named_scope_of_a_non_string_is_jaxs_type_error():
+    scope = core.named_scope(3)
+    with pytest.raises(TypeError, match="^named_scope name argument must be a string."):
+        scope.__enter__()

@@ -2,6 +2,7 @@
 `pure_callback` result shapes) and `ShapedArray.str_short`'s forms."""
 
 import numpy as np
+import pytest
 
 import core
 import core.numpy as jnp
@@ -33,3 +34,19 @@ def test_str_short_defaults_to_long_dtype_names():
     ]
     for aval, kwargs, text in cases:
         assert aval.str_short(**kwargs) == text
+
+
+def test_shape_dtype_struct_len_update_and_missing_dtype():
+    s = core.ShapeDtypeStruct((4, 3), jnp.float32, weak_type=True)
+    assert len(s) == 4  # JAX 0.10.2
+    assert repr(s.update(shape=(1,))) == (
+        "ShapeDtypeStruct(shape=(1,), dtype=float32, weak_type=True)"
+    )
+    assert repr(s.update(dtype=jnp.int8, weak_type=False)) == (
+        "ShapeDtypeStruct(shape=(4, 3), dtype=int8)"
+    )
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object"):
+        len(core.ShapeDtypeStruct((), jnp.float32))
+    with pytest.raises(ValueError, match="^ShapeDtypeStruct: dtype must be specified."):
+        core.ShapeDtypeStruct((2,), None)
+    assert repr(type(s)) == "<class 'core.ShapeDtypeStruct'>"

@@ -419,3 +419,18 @@ def test_known_scan_of_a_differentiated_checkpoint_is_a_closed_call():
     xs = np.stack([x, 2 * x])
     batched = core.vmap(core.grad(core.checkpoint(_scanned)))(xs)
     np.testing.assert_allclose(batched, core.vmap(core.grad(_scanned))(xs), rtol=1e-6)
+
+
+def test_checkpoint_argument_errors_are_jaxs():
+    f = core.checkpoint(lambda y, n: y**n, static_argnums=2)
+    with pytest.raises(ValueError) as e:
+        f(2.0, 3)
+    assert str(e.value).splitlines()[0] == (  # JAX 0.10.2
+        "the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take integer "
+        "values greater than or equal to `-len(args)` and less than `len(args)`, but got (2,), "
+        "while `len(args)` = 2"
+    )
+    with pytest.raises(NotImplementedError, match="The `concrete` option to `jax.checkpoint`"):
+        core.checkpoint(lambda y: y, concrete=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        core.checkpoint(jnp.sin, bogus=1)

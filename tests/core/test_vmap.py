@@ -203,3 +203,53 @@ def test_a_mapped_argument_that_is_no_array_raises_jaxs_type_error():
         f"Argument 'Thing()' of type '{Thing}' is not a valid JAX type"
     )
     assert core.vmap(lambda t, x: x, in_axes=(None, 0))(Thing(), jnp.ones(3)).shape == (3,)
+
+
+@pytest.mark.parametrize(
+    ("call", "cls", "first"),
+    [  # JAX 0.10.2's classes and first lines
+        (
+            lambda: core.vmap(lambda x: x)({}),
+            ValueError,
+            "vmap wrapped function must be passed at least one argument containing an array or "
+            "axis_size must be specified, got empty *args=({},) and **kwargs={}",
+        ),
+        (
+            lambda: core.vmap(lambda: 1.0)(),
+            ValueError,
+            "vmap wrapped function must be passed at least one argument containing an array or "
+            "axis_size must be specified, got empty *args=() and **kwargs={}",
+        ),
+        (
+            lambda: core.vmap(lambda x: "a")(jnp.ones(2)),
+            TypeError,
+            "Output from batched function 'a' with type <class 'str'> is not a valid JAX type",
+        ),
+        (
+            lambda: core.vmap(lambda x: x)("a"),
+            TypeError,
+            "Argument 'a' of type <class 'str'> is not a valid JAX type",
+        ),
+        (
+            lambda: core.vmap(lambda x: {"a": [x, x]}, out_axes={"a": [0, None]})(jnp.ones(2)),
+            ValueError,
+            "at vmap out_axes['a'][1], got axis spec None but output was batched on axis 0",
+        ),
+        (
+            lambda: core.vmap(lambda x: x, out_axes="a"),
+            TypeError,
+            "vmap out_axes must be an int, None, or (nested) container with those types as "
+            "leaves, but got a.",
+        ),
+        (
+            lambda: core.vmap(lambda x: x, in_axes=np.int64(0)),
+            TypeError,
+            "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+            "positional arguments passed to the function, but got 0.",
+        ),
+    ],
+)
+def test_vmap_errors_are_jaxs(call, cls, first):
+    with pytest.raises(cls) as e:
+        call()
+    assert str(e.value).splitlines()[0] == first

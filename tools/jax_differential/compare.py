@@ -19,10 +19,10 @@ _NAMES = [("'core.", "'jax."), ("'optim.", "'optax."), ("'train.", "'flax.traini
 
 
 def _first_line(msg: str) -> str:
-    """The message's first line, numbax's module names spelled as JAX's, and numpy scalars'
+    """The message's first line, numbax's module names spelled as JAX's, numpy scalars'
     reprs (`np.int64(2)`, which JAX's messages show where they format numpy integers) as
-    their values."""
-    line = msg.strip().split("\n")[0].strip()
+    their values, and objects' addresses (`<function f at 0x7f..>`) left out."""
+    line = re.sub(r" at 0x[0-9a-f]+", "", msg.strip().split("\n")[0].strip())
     for ours, theirs in _NAMES:
         line = line.replace(ours, theirs)
     return re.sub(r"np\.(?:u?int|float)\d+\(([^()]*)\)", r"\1", line)

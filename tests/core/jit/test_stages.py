@@ -97,7 +97,7 @@ def test_jit_rejects_unknown_keywords_as_jax():
     with pytest.raises(TypeError, match="unexpected keyword argument 'static_argnum'"):
         core.jit(f, static_argnum=0)
     # JAX's other keywords are accepted.
-    core.jit(f, abstracted_axes=None, compiler_options={}, inline=True, keep_unused=True)
+    core.jit(f, compiler_options={}, inline=True, keep_unused=True)
 
 
 def test_every_stage_has_xlas_cost_analysis():
@@ -134,3 +134,43 @@ def test_trace_takes_shape_dtype_structs_and_errors_name_the_arguments_as_jax():
         "Argument 'k' compiled with float32[] and called with float32[2]",
         "Argument 'kw['z']' compiled with float32[] and called with float32[2]",
     ]
+
+
+def test_out_info_is_shape_dtype_structs_weak_only_when_traced():
+    # JAX 0.10.2: a Traced tells the weak type, a Lowered and a Compiled do not
+    traced = core.jit(lambda x: x * 2).trace(1.0)
+    assert repr(traced.out_info) == "ShapeDtypeStruct(shape=(), dtype=float32, weak_type=True)"
+    lowered = traced.lower()
+    assert repr(lowered.out_info) == "ShapeDtypeStruct(shape=(), dtype=float32)"
+    assert repr(lowered.compile().out_info) == "ShapeDtypeStruct(shape=(), dtype=float32)"
+
+
+def test_args_info_marks_arguments_donated_by_name():
+    g = core.jit(lambda x, y: x + y, donate_argnames="y")
+    donated = core.tree_util.tree_map(lambda a: a.donated, g.lower(1.0, y=jnp.ones(2)).args_info)
+    assert donated == ((False,), {"y": True})  # JAX 0.10.2
+    donated = core.tree_util.tree_map(lambda a: a.donated, g.lower(1.0, jnp.ones(2)).args_info)
+    assert donated == ((False, True), {})
+
+
+@pytest.mark.parametrize(
+    ("call", "count", "first"),
+    [  # JAX 0.10.2's counts and first mismatches
+        (lambda c: c(jnp.arange(3.0), 2, 3), 1, "* at args, seen tuple of length 2 but now "
+         "given tuple of length 3, so the lengths do not match"),
+        (lambda c: c({"a": jnp.arange(3.0)}, (2, 3)), 2, "* at args[0], seen pytree leaf but "
+         "now given <class 'dict'>, so their Python types differ"),
+        (lambda c: c(jnp.arange(3.0), y=2), 2, "* at args, seen tuple of length 2 but now "
+         "given tuple of length 1, so the lengths do not match"),
+    ],
+)  # fmt: skip
+def test_compiled_call_with_another_tree_counts_the_mismatches(call, count, first):
+    compiled = core.jit(lambda x, y: (x * y, x.sum())).lower(jnp.arange(3.0), 2).compile()
+    with pytest.raises(TypeError) as e:
+        call(compiled)
+    lines = str(e.value).splitlines()
+    assert lines[0] == (
+        "Function compiled with input pytree does not match the input pytree it was called "
+        f"with. There are {count} mismatches, including:"
+    )
+    assert lines[1].strip() == first

@@ -6,6 +6,7 @@ JAX's where JAX's steps give other values (JAX_VALUES, recorded from JAX 0.10.2)
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 
 nan = np.nan
@@ -199,3 +200,19 @@ def test_round_array_decimals_is_an_unhashable_static_argument():
         "Non-hashable static arguments are not supported. An error occurred while trying to "
         "hash an object of type"
     )
+
+
+def test_traced_slice_bounds_and_axes_raise_jaxs_errors():
+    with pytest.raises(IndexError) as e:
+        core.jit(lambda x, n: x[:n])(jnp.arange(6), 2)
+    assert str(e.value).splitlines()[0] == (  # JAX 0.10.2
+        "Slice entries must be static integers. Got slice(None, JitTracer(~int32[]), None) at "
+        "position 0"
+    )
+    for fun in (lambda x, n: jnp.sum(x, axis=n), lambda x, n: jnp.repeat(x, n)):
+        with pytest.raises(TypeError) as e:
+            core.jit(fun)(jnp.ones((3, 4)), 1)
+        assert str(e.value).splitlines()[0] == (
+            "Abstract tracer value encountered where concrete value is expected: traced array "
+            "with shape int32[]"
+        )

@@ -45,6 +45,7 @@ NAMES = (
     "lax_more",
     "flax_training",
     "autodiff_edges",
+    "transform_api",
 )
 
 

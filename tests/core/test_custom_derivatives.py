@@ -1,0 +1,120 @@
+"""The errors of `custom_jvp`/`custom_vjp` rules that return the wrong thing, and the calls
+JAX's rules take (`core/custom_derivatives.py`): JAX 0.10.2's classes and first lines."""
+
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import CustomDerivativeError
+
+
+def _jvp_rule(ret):
+    @core.custom_jvp
+    def f(x):
+        return jnp.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return ret(primals[0], tangents[0])
+
+    return f
+
+
+@pytest.mark.parametrize(
+    ("ret", "first"),
+    [  # JAX 0.10.2
+        (
+            lambda x, t: (jnp.sin(x), jnp.ones(2)),
+            "Custom JVP rule must produce primal and tangent outputs with corresponding shapes "
+            "and dtypes. Expected float32[] (tangent type of float32[]) but got float32[2].",
+        ),
+        (
+            lambda x, t: (jnp.sin(x), jnp.float16(1.0)),
+            "Custom JVP rule must produce primal and tangent outputs with corresponding shapes "
+            "and dtypes. Expected float32[] (tangent type of float32[]) but got float16[].",
+        ),
+        (
+            lambda x, t: (jnp.sin(x).astype(jnp.float16), t),
+            "Custom JVP rule must produce primal and tangent outputs with corresponding shapes "
+            "and dtypes. Expected float16[] (tangent type of float16[]) but got float32[].",
+        ),
+        (
+            lambda x, t: (jnp.sin(x), 1),
+            "Custom JVP rule must produce primal and tangent outputs with corresponding shapes "
+            "and dtypes. Expected float32[] (tangent type of float32[]) but got int32[].",
+        ),
+        (
+            lambda x, t: (jnp.sin(x), (t, t)),
+            "Custom JVP rule f_jvp for function f must produce primal and tangent outputs with "
+            "equal container (pytree) structures, but got PyTreeDef(*) and PyTreeDef((*, *)) "
+            "respectively.",
+        ),
+    ],
+)
+def test_jvp_rule_outputs_are_checked_as_jax(ret, first):
+    with pytest.raises(TypeError) as e:
+        core.grad(_jvp_rule(ret))(1.0)
+    assert str(e.value).splitlines()[0] == first
+
+
+def test_jvp_rule_must_return_a_pair():
+    with pytest.raises(TypeError, match="^Custom JVP rule f_jvp for function f must produce a "
+                       r"pair \(list or tuple of length two\)"):  # fmt: skip
+        core.grad(_jvp_rule(lambda x, t: jnp.sin(x)))(1.0)
+
+
+def _vjp_rule(fwd, bwd):
+    @core.custom_vjp
+    def f(x):
+        return jnp.sin(x)
+
+    f.defvjp(fwd, bwd)
+    return f
+
+
+def test_vjp_rules_outputs_are_checked_as_jax():
+    good_fwd = lambda x: (jnp.sin(x), jnp.cos(x))  # noqa: E731
+    with pytest.raises(TypeError) as e:
+        core.grad(_vjp_rule(good_fwd, lambda r, g: r * g))(1.0)
+    assert str(e.value).splitlines()[0] == (  # JAX 0.10.2
+        "Custom VJP bwd rule must produce an output with the same container (pytree) structure "
+        "as the args tuple of the primal function, and in particular must produce a tuple of "
+        "length equal to the number of arguments to the primal function, but got bwd output "
+        "structure PyTreeDef(*) for primal input structure PyTreeDef((*,))."
+    )
+    with pytest.raises(ValueError) as e:
+        core.grad(_vjp_rule(good_fwd, lambda r, g: (jnp.ones(2),)))(1.0)
+    assert str(e.value).splitlines()[0] == (
+        "Custom VJP bwd rule must produce an output with the same type as the args tuple of "
+        "the primal function, but at output[0] the bwd rule produced an output of type "
+        "float32[2] corresponding to an input of type float32[], so the shapes do not match"
+    )
+    with pytest.raises(TypeError, match="^Custom VJP fwd rule <lambda> for function f must "
+                       r"produce a pair \(list or tuple of length two\)"):  # fmt: skip
+        core.grad(_vjp_rule(lambda x: jnp.sin(x), lambda r, g: (g,)))(1.0)
+
+
+def test_a_function_without_its_rule_is_jaxs_attribute_error():
+    for make in (core.custom_jvp, core.custom_vjp):
+        with pytest.raises(AttributeError, match="^No [JV]+P defined for custom_[jv]+p function"):
+            make(jnp.sin)(1.0)
+        with pytest.raises(CustomDerivativeError):
+            make(jnp.sin)(1.0)
+
+
+def test_defaults_reach_the_jvp_rule():
+    @core.custom_jvp
+    def f(x, y=2.0):
+        return x * y
+
+    @f.defjvp
+    def f_jvp(p, t):
+        return p[0] * p[1], t[0] * p[1] + t[1] * p[0]
+
+    assert (f(3.0), core.grad(f)(3.0)) == (6.0, 2.0)  # JAX 0.10.2
+
+
+def test_closure_convert_keeps_the_example_s_weak_type():
+    g, consts = core.closure_convert(lambda a: a * 2, 1.0)
+    assert consts == [] and g(3.0).weak_type  # JAX 0.10.2: Array(6., weak_type=True)
+    assert not g(jnp.float32(3)).weak_type
