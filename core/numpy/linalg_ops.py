@@ -19,6 +19,7 @@ from core.numpy._util import (
     ensure_array,
     promote_dtypes,
 )
+from core.numpy.path_info import PathInfo, label_sizes
 from core.numpy.reductions import any as _any
 from core.numpy.reductions import sum as _sum
 from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
@@ -570,33 +571,45 @@ def _interleaved(args: tuple) -> tuple[str, tuple]:
     return spec, tuple(operands)
 
 
-def einsum_path(subscripts: str, *operands: Any, optimize: Any = "auto") -> tuple[list, str]:
+def einsum_path(subscripts: Any, *operands: Any, optimize: Any = "auto") -> tuple[list, PathInfo]:
     """The pairwise contraction order for an `einsum` and a report of its cost
     (`jnp.einsum_path`).
 
     JAX asks opt_einsum; this asks `numpy.einsum_path` with opt_einsum's choice for "auto"
     (an exhaustive search up to four operands, greedy beyond), so paths agree with JAX's up to
-    four operands; the report is numpy's text. numbax's `einsum` contracts three or more
+    four operands; the report is opt_einsum's (`PathInfo`: FLOP counts, speedup, largest
+    intermediate, one line per contraction). numbax's `einsum` contracts three or more
     operands in this path's order (left to right with `optimize=False`).
 
     Args:
-        subscripts: the `einsum` subscripts.
+        subscripts: the `einsum` subscripts (or the first operand of the sublist form).
         *operands: the arrays (only their shapes and dtypes are read).
         optimize: "auto"/True, False (left to right), "optimal", "greedy", or a path.
 
     Returns:
-        `(path, report)`: `path` a list of operand-index tuples, as `einsum(optimize=)` takes.
+        `(path, info)`: `path` a list of operand-index tuples, as `einsum(optimize=)` takes;
+        `info` the `PathInfo` report (print it).
     """
+    if not isinstance(subscripts, str):
+        subscripts, operands = _interleaved((subscripts, *operands))
     check_arraylike("einsum_path", *operands)
+    shapes = [tuple(get_aval(o).shape) for o in operands]
+    label_sizes(subscripts, shapes)
+    given = optimize
     if optimize is False:  # left to right, as opt_einsum (and numbax's einsum) contracts
         optimize = [(0, 1)] * (len(operands) - 1)
     if optimize == "auto" or optimize is True:
         optimize = "optimal" if len(operands) <= 4 else "greedy"
     elif isinstance(optimize, list) and optimize[:1] != ["einsum_path"]:
         optimize = ["einsum_path", *optimize]
-    shells = [np.broadcast_to(np.zeros((), get_aval(o).dtype), get_aval(o).shape) for o in operands]
-    path, report = np.einsum_path(subscripts, *shells, optimize=optimize)
-    return list(path[1:]), report
+    if isinstance(given, list) or len(operands) <= 2 and optimize in ("optimal", "greedy"):
+        path = list(optimize[1:]) if isinstance(given, list) else [tuple(range(len(operands)))]
+    else:
+        shells = [
+            np.broadcast_to(np.zeros((), get_aval(o).dtype), s) for o, s in zip(operands, shapes)
+        ]
+        path = list(np.einsum_path(subscripts, *shells, optimize=optimize)[0][1:])
+    return path, PathInfo(subscripts, shapes, path)
 
 
 @takes_out_sharding(exempt=True)
