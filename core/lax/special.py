@@ -625,23 +625,27 @@ def _zeta_value(x: Any, q: Any) -> Any:
 def zeta(x: Any, q: Any) -> Any:
     """`lax.zeta`: the Hurwitz zeta function `sum_k (q + k)^-x` (x > 1).
 
-    Derivatives: with respect to q, `-x * zeta(x + 1, q)`; with respect to x, none (JAX
-    defines none either: a tangent for x raises).
+    Derivatives: with respect to q, `-x * zeta(x + 1, q)`; with respect to x, none (a tangent
+    for x raises JAX's NotImplementedError; `jax.scipy.special.zeta` has both).
     """
     return zeta_p.bind(*_args("zeta", x, q, same="zeta"))
 
 
-class ZetaGradientError(NumbaxError, ValueError):
-    """`zeta` has no derivative with respect to its first argument.
+class ZetaGradientError(NumbaxError, NotImplementedError):
+    """`lax.zeta` has no derivative with respect to its first argument (JAX's
+    NotImplementedError and first line).
 
-    Failing code: ``grad(lambda s: lax.zeta(s, 1.0))(3.0)``. Fix: differentiate with respect
-    to ``q`` only; ``lax.stop_gradient`` the order.
+    Failing code: ``grad(lambda s: lax.zeta(s, 1.0))(3.0)``. Fix: use
+    ``jax.scipy.special.zeta``, differentiable in both arguments, or ``lax.stop_gradient``
+    the order.
     """
 
 
 def _zeta_gradx(g: Any, x: Any, q: Any) -> Any:
     raise ZetaGradientError(
-        "zeta is not differentiable with respect to x (the order); stop_gradient it"
+        "Differentiation rule for 'zeta' not implemented\n"
+        "lax.zeta has no derivative in x (the order): use jax.scipy.special.zeta, "
+        "differentiable in both arguments, or stop_gradient the order"
     )
 
 
