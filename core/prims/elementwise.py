@@ -607,7 +607,13 @@ abs_p = unop("abs", np.abs, "ifc")  # JAX's: no unsigned (jnp.abs returns those 
 
 def _abs_jvp(g, x):
     if dtypes.kind(get_aval(x).dtype) == "c":
-        return mul(g, sign(x))
+        # JAX's: g * conj(x) / |x| (its real part is the tangent; 0 at x = 0), the modulus
+        # cast to a strongly typed complex, so the tangent is strongly typed
+        dt = get_aval(x).dtype
+        modulus = convert_element_type(abs_p.bind(x), dt, False)
+        safe = select_n(eq(modulus, full_like(modulus, 0)), modulus, full_like(modulus, 1))
+        conj = complex_p.bind(real_p.bind(x), neg(imag_p.bind(x)))
+        return mul(g, div(conj, safe))
     return select_n(ge(x, _const(x, 0)), neg(g), g)  # JAX: slope +1 at 0 and -0.0
 
 
@@ -1078,11 +1084,12 @@ def _part(name: str, np_fn) -> Primitive:
 
 real_p = _part("real", np.real)
 defjvp(real_p, lambda g, x: real_p.bind(g))
-real_p.def_transpose(lambda ct, x: [complex_p.bind(ct, full_like(ct, 0))])
+# JAX's transposes pair the cotangent with a strongly typed zero: a strong complex result
+real_p.def_transpose(lambda ct, x: [complex_p.bind(ct, full_like(ct, 0, get_aval(ct).dtype))])
 
 imag_p = _part("imag", np.imag)
 defjvp(imag_p, lambda g, x: imag_p.bind(g))
-imag_p.def_transpose(lambda ct, x: [complex_p.bind(full_like(ct, 0), neg(ct))])
+imag_p.def_transpose(lambda ct, x: [complex_p.bind(full_like(ct, 0, get_aval(ct).dtype), neg(ct))])
 
 complex_p = Primitive("complex")
 
