@@ -751,7 +751,9 @@ def vmap(
                     val, dim = trace.to_val_dim(as_value(o))
                 except InvalidJaxTypeError:
                     raise InvalidJaxTypeError(
-                        o, message=f"Output from batched function {o!r} with type {type(o)} "
+                        o,
+                        message=f"Output from batched function {o!r} with type {type(o)} is "
+                        "not a valid JAX type",
                     ) from None
                 if ax is None:
                     if dim is not None and sum_match:

@@ -52,7 +52,15 @@ from core.prims.control_flow.common import (
     stage,
 )
 from core.ref_scope import RefEffectError
-from core.trace import Tracer, as_value, get_aval, set_current_trace, to_numpy
+from core.trace import (
+    EvalTrace,
+    Tracer,
+    as_value,
+    current_trace,
+    get_aval,
+    set_current_trace,
+    to_numpy,
+)
 
 
 def checkpoint(
@@ -544,6 +552,8 @@ def checkpoint_name(x: Any, name: str) -> Any:
     Returns:
       `x`, its arrays staged through the `name` primitive.
     """
+    if type(current_trace()) is EvalTrace:
+        return x  # nothing traced: the identity, Python scalars as they are (JAX's)
     return tree_util.tree_map(lambda leaf: name_p.bind(as_value(leaf), name=name), x)
 
 

@@ -761,9 +761,9 @@ class InvalidJaxTypeError(NumbaxError, TypeError):
 
     def __init__(self, x: Any, quote_type: bool = True, message: str | None = None):
         # JAX quotes the type in most places; `dispatch.check_arg` (grad's inputs) does not,
-        # nor do its messages for strings; `message` is another start (vmap's outputs).
+        # nor do its messages for strings; `message` replaces them (vmap's outputs...).
         if message is not None:
-            super().__init__(f"{message}is not a valid JAX type")
+            super().__init__(message)
         elif not quote_type:
             super().__init__(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
         elif isinstance(x, str):

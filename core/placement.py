@@ -26,7 +26,7 @@ import numpy as np
 from core import tree_util
 from core.ad_util import Zero
 from core.devices import CpuDevice, DeviceError, process_count
-from core.errors import NumbaxError
+from core.errors import InvalidJaxTypeError, NumbaxError
 from core.interpreters.jvp import deflinear
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
@@ -72,6 +72,15 @@ def device_put(
     Returns:
       The pytree of `Array`s.
     """
+    for leaf in tree_util.tree_leaves(x):  # JAX's error for a value with no dtype at all
+        if not isinstance(leaf, (str, bytes, bool, int, float, complex)) and not hasattr(
+            leaf, "dtype"
+        ):
+            raise InvalidJaxTypeError(
+                leaf,
+                message=f"Cannot interpret value of type {type(leaf)} as an abstract array; "
+                "it does not have a dtype attribute\nPass arrays, scalars or pytrees of them.",
+            )
     if device is None:
         out = tree_util.tree_map(as_value, x)
     else:

@@ -23,8 +23,10 @@ from core import ir, tree_util
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.backends import numba as numba_backend
 from core.config import config
+from core.devices import default_device
 from core.errors import NumbaxError
 from core.profiler.cost import jaxpr_cost
+from core.sharding_base import SingleDeviceSharding
 from core.trace import Tracer
 
 if TYPE_CHECKING:
@@ -343,6 +345,19 @@ class Compiled(_Stage):
         """The source of the compiled program (the numba back end), else the jaxpr."""
         exe = self._traced._entry.exe
         return getattr(exe, "source", None) or str(self._traced._entry.jaxpr)
+
+    @property
+    def input_shardings(self) -> Any:
+        """The dynamic arguments' shardings, a tree `(args, kwargs)` of them: the default
+        device's `SingleDeviceSharding` per leaf (JAX's on one CPU device)."""
+        one = SingleDeviceSharding(default_device())
+        return tree_util.tree_map(lambda _: one, self.args_info)
+
+    @property
+    def output_shardings(self) -> Any:
+        """The outputs' shardings, in the output tree (as `input_shardings`)."""
+        one = SingleDeviceSharding(default_device())
+        return tree_util.tree_map(lambda _: one, self.out_info)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._traced._jitted._call_compiled(self._traced, self._hit, args, kwargs)

@@ -513,6 +513,8 @@ def linspace(
     Returns:
         The samples (and the step, in the computation dtype, with `retstep`).
     """
+    if isinstance(num, Tracer):  # JAX's error: a traced sample count
+        raise ConcretizationTypeError(traced_shape(num.aval), "'num' argument of jnp.linspace")
     num = operator.index(num)
     axis = operator.index(axis)
     return _linspace(start, stop, num, endpoint, retstep, dtype, axis, device=device)

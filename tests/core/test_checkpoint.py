@@ -434,3 +434,10 @@ def test_checkpoint_argument_errors_are_jaxs():
         core.checkpoint(lambda y: y, concrete=True)
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         core.checkpoint(jnp.sin, bogus=1)
+
+
+def test_checkpoint_name_outside_transformations_is_the_identity():
+    tree = {"a": 1.0, "b": jnp.ones(2)}
+    out = checkpoint_name(tree, "n")
+    assert out["a"] == 1.0 and type(out["a"]) is float  # JAX 0.10.2: the Python float
+    assert out["b"] is tree["b"]

@@ -6,7 +6,6 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.errors import InvalidJaxTypeError
 
 
 def test_jit_of_a_non_callable_is_jaxs_type_error():
@@ -122,8 +121,3 @@ def test_repr_and_shape_dtype_struct_arguments():
         "Argument 'x' of shape int8[4,3] of type <class 'core.ShapeDtypeStruct'> is not a "
         "valid JAX type."
     )
-
-
-def test_jit_with_keep_unused_and_device_get_of_a_tracer():
-    assert core.jit(lambda x: core.device_get(x) * 2)(1.0) == 2.0  # JAX 0.10.2: 2.0
-    assert isinstance(InvalidJaxTypeError("a"), TypeError)

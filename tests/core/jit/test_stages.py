@@ -174,3 +174,10 @@ def test_compiled_call_with_another_tree_counts_the_mismatches(call, count, firs
         f"with. There are {count} mismatches, including:"
     )
     assert lines[1].strip() == first
+
+
+def test_compiled_shardings_are_the_default_devices():
+    compiled = core.jit(lambda x, y: (x * 2, y)).lower(jnp.ones(4), y=1.0).compile()
+    one = "SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)"  # JAX 0.10.2
+    assert repr(compiled.input_shardings) == f"(({one},), {{'y': {one}}})"
+    assert repr(compiled.output_shardings) == f"({one}, {one})"

@@ -216,3 +216,13 @@ def test_traced_slice_bounds_and_axes_raise_jaxs_errors():
             "Abstract tracer value encountered where concrete value is expected: traced array "
             "with shape int32[]"
         )
+
+
+def test_linspace_of_a_traced_count_is_a_concretization_error():
+    with pytest.raises(core.errors.ConcretizationTypeError) as e:
+        core.jit(lambda n: jnp.linspace(0, 1, n))(3)
+    assert str(e.value).splitlines()[:2] == [  # JAX 0.10.2
+        "Abstract tracer value encountered where concrete value is expected: traced array "
+        "with shape int32[]",
+        "'num' argument of jnp.linspace",
+    ]
