@@ -1,16 +1,15 @@
 """`core.scipy.spatial.transform`: 3-D rotations (`Rotation`) and their interpolation (`Slerp`).
 
 As in JAX, a `Rotation` is a NamedTuple over unit quaternions `quat` (`(4,)` or `(N, 4)`,
-scalar last), so it is a pytree for `jit`/`vmap`/`grad`. Every conversion is written for one
-quaternion and lifted to stacks with `jnp.vectorize` and a gufunc signature; the formulas
-(including the small-angle series of `from_rotvec`/`as_rotvec` and the Euler-angle extraction
-with its gimbal-lock cases) are JAX's, which follow scipy's. `Slerp` stores per interval the
-start rotation and the rotation vector to the next key, and interpolates by scaling it.
+scalar last), so it is a pytree for `jit`/`vmap`/`grad`. The conversions are quaternion
+arithmetic on the last axis, written once for stacks of any leading shape: Shepperd's method
+from matrices, Taylor series for small rotation vectors, and the direct Euler-angle extraction
+of Bernardes and Viollet (2022), as scipy computes them. `Slerp` stores per interval the start
+rotation and the rotation vector to the next key, and interpolates by scaling it.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -18,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import core.numpy as jnp
+from core.numpy._util import broadcast_shapes
 from core.scipy.errors import (
     ModeError,
     NotARotationError,
@@ -50,10 +50,6 @@ def _check_seq(seq: str, sizes: tuple[int, ...]) -> tuple[bool, bool]:
     return intrinsic, extrinsic
 
 
-def _axes(seq: str) -> Any:
-    return jnp.array(["xyz".index(axis) for axis in seq.lower()])
-
-
 class Rotation(NamedTuple):
     """Rotations in 3 dimensions (`jax.scipy.spatial.transform.Rotation`).
 
@@ -73,27 +69,34 @@ class Rotation(NamedTuple):
         """From Euler angles: `seq` of 1-3 axes, "xyz" extrinsic or "XYZ" intrinsic."""
         intrinsic, _ = _check_seq(seq, (1, 2, 3))
         angles = jnp.atleast_1d(angles)
-        return cls(_elementary_quat_compose(angles, _axes(seq), intrinsic, degrees))
+        if angles.shape[-1] != len(seq):
+            raise ShapeMismatchError(  # JAX's first line (its jnp.vectorize's), then the fix
+                f"inconsistent size for core dimension 'm': {len(seq)} vs {angles.shape[-1]} "
+                "on vectorized function with excluded=frozenset() and "
+                "signature='(m),(m),(),()->(n)'\n"
+                f"pass `angles` of shape (..., {len(seq)}): one angle per axis of {seq!r}."
+            )
+        return cls(_quat_of_euler(angles, seq, intrinsic, degrees))
 
     @classmethod
     def from_matrix(cls, matrix: Any) -> Rotation:
         """From rotation matrices `(..., 3, 3)`."""
-        return cls(_from_matrix(matrix))
+        return cls(_quat_of_matrix(matrix))
 
     @classmethod
     def from_mrp(cls, mrp: Any) -> Rotation:
         """From Modified Rodrigues Parameters `(..., 3)`."""
-        return cls(_from_mrp(mrp))
+        return cls(_quat_of_mrp(mrp))
 
     @classmethod
     def from_quat(cls, quat: Any) -> Rotation:
         """From quaternions `(..., 4)` (scalar last), normalized."""
-        return cls(_normalize_quaternion(quat))
+        return cls(_normalized(jnp.asarray(quat)))
 
     @classmethod
     def from_rotvec(cls, rotvec: Any, degrees: bool = False) -> Rotation:
         """From rotation vectors `(..., 3)` (axis times angle)."""
-        return cls(_from_rotvec(rotvec, degrees))
+        return cls(_quat_of_rotvec(rotvec, degrees))
 
     @classmethod
     def identity(cls, num: int | None = None, dtype: Any = float) -> Rotation:
@@ -118,11 +121,11 @@ class Rotation(NamedTuple):
 
     def __mul__(self, other: Rotation) -> Rotation:
         """The composition: `self` applied after `other`."""
-        return Rotation.from_quat(_compose_quat(self.quat, other.quat))
+        return Rotation.from_quat(_hamilton(self.quat, other.quat))
 
     def apply(self, vectors: Any, inverse: bool = False) -> Any:
         """Rotates `vectors` `(..., 3)` (by the inverse rotation if `inverse`)."""
-        return _apply(self.as_matrix(), vectors, inverse)
+        return _rotate(self.as_matrix(), vectors, inverse)
 
     def as_euler(self, seq: str, degrees: bool = False) -> Any:
         """Euler angles for a 3-axis `seq` ("xyz" extrinsic, "XYZ" intrinsic)."""
@@ -131,28 +134,28 @@ class Rotation(NamedTuple):
 
     def as_matrix(self) -> Any:
         """Rotation matrices `(..., 3, 3)`."""
-        return _as_matrix(self.quat)
+        return _matrix_of(self.quat)
 
     def as_mrp(self) -> Any:
         """Modified Rodrigues Parameters `(..., 3)`."""
-        return _as_mrp(self.quat)
+        return _mrp_of(self.quat)
 
     def as_rotvec(self, degrees: bool = False) -> Any:
         """Rotation vectors `(..., 3)`."""
-        return _as_rotvec(self.quat, degrees)
+        return _rotvec_of(self.quat, degrees)
 
     def as_quat(self, canonical: bool = False, scalar_first: bool = False) -> Any:
         """Quaternions; `canonical` picks the sign with w >= 0 (then x, y, z break ties)."""
-        quat = _make_canonical(self.quat) if canonical else self.quat
+        quat = _canonical(self.quat) if canonical else self.quat
         return jnp.roll(quat, shift=1, axis=-1) if scalar_first else quat
 
     def inv(self) -> Rotation:
         """The inverse rotation(s)."""
-        return Rotation(_inv(self.quat))
+        return Rotation(_conjugate(self.quat))
 
     def magnitude(self) -> Any:
         """The rotation angle(s) in radians, in [0, pi]."""
-        return _magnitude(self.quat)
+        return _angle(self.quat)
 
     def mean(self, weights: Any = None) -> Rotation:
         """The (weighted) mean rotation: the top eigenvector of `sum w q q^T`."""
@@ -245,58 +248,156 @@ class Slerp(NamedTuple):
         return result[0] if single_time else result
 
 
-def _vectorized(signature: str):
-    return functools.partial(jnp.vectorize, signature=signature)
+# Quaternion arithmetic. Every helper works on stacks: the components are the last axis
+# (x, y, z, w), any leading axes broadcast, and Python branches stand in for the options.
 
 
-@_vectorized("(m,m),(m),()->(m)")
-def _apply(matrix: Any, vector: Any, inverse: Any) -> Any:
-    return jnp.where(inverse, matrix.T, matrix) @ vector
+def _split(quat: Any) -> tuple[Any, Any, Any, Any]:
+    """The components x, y, z, w of quaternions `(..., 4)`."""
+    return quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
 
 
-@_vectorized("(m)->(n,n)")
-def _as_matrix(quat: Any) -> Any:
-    x, y, z, w = quat[0], quat[1], quat[2], quat[3]
-    x2, y2, z2, w2 = x * x, y * y, z * z, w * w
-    xy, zw, xz, yw, yz, xw = x * y, z * w, x * z, y * w, y * z, x * w
-    return jnp.array(
+def _norm(vector: Any) -> Any:
+    """Euclidean norms over the last axis."""
+    return jnp.sqrt(jnp.sum(vector * vector, axis=-1))
+
+
+def _normalized(quat: Any) -> Any:
+    return quat / _norm(quat)[..., None]
+
+
+def _hamilton(p: Any, q: Any) -> Any:
+    """The product p q: the rotation q followed by p."""
+    px, py, pz, pw = _split(p)
+    qx, qy, qz, qw = _split(q)
+    return jnp.stack(
         [
-            [+x2 - y2 - z2 + w2, 2 * (xy - zw), 2 * (xz + yw)],
-            [2 * (xy + zw), -x2 + y2 - z2 + w2, 2 * (yz - xw)],
-            [2 * (xz - yw), 2 * (yz + xw), -x2 - y2 + z2 + w2],
-        ]
+            pw * qx + qw * px + (py * qz - pz * qy),
+            pw * qy + qw * py + (pz * qx - px * qz),
+            pw * qz + qw * pz + (px * qy - py * qx),
+            pw * qw - px * qx - py * qy - pz * qz,
+        ],
+        axis=-1,
     )
 
 
-@_vectorized("(m)->(n)")
-def _as_mrp(quat: Any) -> Any:
-    sign = jnp.where(quat[3] < 0, -1.0, 1.0)
-    return sign * quat[:3] / (1.0 + sign * quat[3])
+def _conjugate(quat: Any) -> Any:
+    return quat * np.array([-1, -1, -1, 1], dtype=quat.dtype)
 
 
-@_vectorized("(m),()->(n)")
-def _as_rotvec(quat: Any, degrees: Any) -> Any:
-    quat = jnp.where(quat[3] < 0, -quat, quat)  # w >= 0 keeps the angle in [0, pi]
-    angle = 2.0 * jnp.arctan2(_vector_norm(quat[:3]), quat[3])
-    angle2 = angle * angle
-    small_scale = 2 + angle2 / 12 + 7 * angle2 * angle2 / 2880
-    large_scale = angle / jnp.sin(angle / 2)
-    scale = jnp.where(angle <= 1e-3, small_scale, large_scale)
-    scale = jnp.where(degrees, jnp.rad2deg(scale), scale)
-    return scale * jnp.array(quat[:3])
+def _matrix_of(quat: Any) -> Any:
+    """Rotation matrices `(..., 3, 3)` of unit quaternions."""
+    x, y, z, w = _split(quat)
+    xx, yy, zz, ww = x * x, y * y, z * z, w * w
+    rows = [
+        [xx - yy - zz + ww, 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), -xx + yy - zz + ww, 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), -xx - yy + zz + ww],
+    ]
+    return jnp.stack([jnp.stack(row, axis=-1) for row in rows], axis=-2)
 
 
-@_vectorized("(n),(n)->(n)")
-def _compose_quat(p: Any, q: Any) -> Any:
-    cross = jnp.cross(p[:3], q[:3])
-    return jnp.array(
-        [
-            p[3] * q[0] + q[3] * p[0] + cross[0],
-            p[3] * q[1] + q[3] * p[1] + cross[1],
-            p[3] * q[2] + q[3] * p[2] + cross[2],
-            p[3] * q[3] - p[0] * q[0] - p[1] * q[1] - p[2] * q[2],
-        ]
+def _rotate(matrix: Any, vectors: Any, inverse: bool) -> Any:
+    """`matrix @ vectors` (its transpose if `inverse`) over broadcast stacks."""
+    vectors = jnp.asarray(vectors)
+    broadcast_shapes(matrix.shape[:-2], vectors.shape[:-1], ())  # JAX's error for a mismatch
+    if inverse:
+        matrix = jnp.swapaxes(matrix, -1, -2)
+    return jnp.sum(matrix * vectors[..., None, :], axis=-1)
+
+
+def _angle(quat: Any) -> Any:
+    """Rotation angles in [0, pi]."""
+    return 2.0 * jnp.arctan2(_norm(quat[..., :3]), jnp.abs(quat[..., 3]))
+
+
+def _rotvec_of(quat: Any, degrees: bool) -> Any:
+    """Rotation vectors: the axis times the angle (Taylor series of angle / sin(angle / 2)
+    below 1e-3 rad)."""
+    quat = jnp.where(quat[..., 3:] < 0, -quat, quat)  # w >= 0 keeps the angle in [0, pi]
+    angle = _angle(quat)
+    sq = angle * angle
+    factor = jnp.where(angle <= 1e-3, 2 + sq / 12 + 7 * sq * sq / 2880, angle / jnp.sin(angle / 2))
+    if degrees:
+        factor = jnp.rad2deg(factor)
+    return factor[..., None] * quat[..., :3]
+
+
+def _quat_of_rotvec(rotvec: Any, degrees: bool) -> Any:
+    """Unit quaternions of rotation vectors (Taylor series of sin(angle / 2) / angle below
+    1e-3 rad)."""
+    rotvec = jnp.asarray(rotvec)
+    if degrees:
+        rotvec = jnp.deg2rad(rotvec)
+    angle = _norm(rotvec)
+    sq = angle * angle
+    factor = jnp.where(angle <= 1e-3, 0.5 - sq / 48 + sq * sq / 3840, jnp.sin(angle / 2) / angle)
+    return jnp.concatenate([factor[..., None] * rotvec, jnp.cos(angle / 2)[..., None]], axis=-1)
+
+
+def _mrp_of(quat: Any) -> Any:
+    """Modified Rodrigues parameters xyz / (1 + w), of the quaternion with w >= 0."""
+    sign = jnp.where(quat[..., 3:] < 0, -1.0, 1.0)
+    return sign * quat[..., :3] / (1.0 + sign * quat[..., 3:])
+
+
+def _quat_of_mrp(mrp: Any) -> Any:
+    mrp = jnp.asarray(mrp)
+    denominator = jnp.sum(mrp * mrp, axis=-1, keepdims=True) + 1
+    return jnp.concatenate([2 * mrp, 2 - denominator], axis=-1) / denominator
+
+
+def _quat_of_matrix(matrix: Any) -> Any:
+    """Unit quaternions of rotation matrices by Shepperd's method: of the four formulas (one
+    led by each diagonal entry, one by the trace), take the one whose leading term is largest,
+    which keeps the division well away from zero."""
+    matrix = jnp.asarray(matrix)
+    m = [[matrix[..., r, c] for c in range(3)] for r in range(3)]
+    trace = m[0][0] + m[1][1] + m[2][2]
+    candidates = []
+    for i in range(3):
+        j, k = (i + 1) % 3, (i + 2) % 3
+        quat = [None] * 4
+        quat[i] = 1 - trace + 2 * m[i][i]
+        quat[j] = m[j][i] + m[i][j]
+        quat[k] = m[k][i] + m[i][k]
+        quat[3] = m[k][j] - m[j][k]
+        candidates.append(jnp.stack(quat, axis=-1))
+    candidates.append(
+        jnp.stack([m[2][1] - m[1][2], m[0][2] - m[2][0], m[1][0] - m[0][1], 1 + trace], axis=-1)
     )
+    lead = jnp.argmax(jnp.stack([m[0][0], m[1][1], m[2][2], trace], axis=-1), axis=-1)
+    chosen = jnp.take_along_axis(jnp.stack(candidates, axis=-2), lead[..., None, None], axis=-2)[
+        ..., 0, :
+    ]
+    return _normalized(chosen)
+
+
+def _quat_of_euler(angles: Any, seq: str, intrinsic: bool, degrees: bool) -> Any:
+    """Unit quaternions of Euler angles `(..., len(seq))`: the product of one rotation about
+    each axis, in the order the sequence applies them."""
+    if degrees:
+        angles = jnp.deg2rad(angles)
+    result = None
+    for n, axis in enumerate(seq.lower()):
+        half = angles[..., n] / 2.0
+        # strong zeros: the quaternions are strongly typed whatever the angles' weak type
+        parts = [jnp.zeros(half.shape, half.dtype)] * 3 + [jnp.cos(half)]
+        parts["xyz".index(axis)] = jnp.sin(half)
+        about_axis = jnp.stack(parts, axis=-1)
+        if result is None:
+            result = about_axis
+        else:
+            result = _hamilton(result, about_axis) if intrinsic else _hamilton(about_axis, result)
+    return result
+
+
+def _canonical(quat: Any) -> Any:
+    """The sign of each quaternion with w > 0, or (w = 0) the first nonzero of x, y, z
+    positive."""
+    x, y, z, w = _split(quat)
+    flip = (w < 0) | ((w == 0) & ((x < 0) | ((x == 0) & ((y < 0) | ((y == 0) & (z < 0))))))
+    return jnp.where(flip[..., None], -quat, quat)
 
 
 def _euler_from_quat(quat: Any, seq: str, extrinsic: bool, degrees: bool) -> Any:
@@ -337,91 +438,3 @@ def _euler_from_quat(quat: Any, seq: str, extrinsic: bool, degrees: bool) -> Any
     angles = jnp.stack([outer[0], middle_angle, outer[1]], axis=-1)
     angles = (angles + np.pi) % (2 * np.pi) - np.pi
     return jnp.rad2deg(angles) if degrees else angles
-
-
-@_vectorized("(m),(m),(),()->(n)")
-def _elementary_quat_compose(angles: Any, axes: Any, intrinsic: Any, degrees: Any) -> Any:
-    angles = jnp.where(degrees, jnp.deg2rad(angles), angles)
-    result = _make_elementary_quat(axes[0], angles[0])
-    for idx in range(1, len(axes)):
-        quat = _make_elementary_quat(axes[idx], angles[idx])
-        result = jnp.where(intrinsic, _compose_quat(result, quat), _compose_quat(quat, result))
-    return result
-
-
-@_vectorized("(m),()->(n)")
-def _from_rotvec(rotvec: Any, degrees: Any) -> Any:
-    rotvec = jnp.where(degrees, jnp.deg2rad(rotvec), rotvec)
-    angle = _vector_norm(rotvec)
-    angle2 = angle * angle
-    small_scale = 0.5 - angle2 / 48 + angle2 * angle2 / 3840
-    large_scale = jnp.sin(angle / 2) / angle
-    scale = jnp.where(angle <= 1e-3, small_scale, large_scale)
-    return jnp.hstack([scale * rotvec, jnp.cos(angle / 2)])
-
-
-@_vectorized("(m,m)->(n)")
-def _from_matrix(matrix: Any) -> Any:
-    trace = matrix[0, 0] + matrix[1, 1] + matrix[2, 2]
-    decision = jnp.array([matrix[0, 0], matrix[1, 1], matrix[2, 2], trace], dtype=matrix.dtype)
-    choice = jnp.argmax(decision)
-    i = choice
-    j = (i + 1) % 3
-    k = (j + 1) % 3
-    quat_012 = jnp.empty(4, dtype=matrix.dtype)
-    quat_012 = quat_012.at[i].set(1 - decision[3] + 2 * matrix[i, i])
-    quat_012 = quat_012.at[j].set(matrix[j, i] + matrix[i, j])
-    quat_012 = quat_012.at[k].set(matrix[k, i] + matrix[i, k])
-    quat_012 = quat_012.at[3].set(matrix[k, j] - matrix[j, k])
-    quat_3 = jnp.empty(4, dtype=matrix.dtype)
-    quat_3 = quat_3.at[0].set(matrix[2, 1] - matrix[1, 2])
-    quat_3 = quat_3.at[1].set(matrix[0, 2] - matrix[2, 0])
-    quat_3 = quat_3.at[2].set(matrix[1, 0] - matrix[0, 1])
-    quat_3 = quat_3.at[3].set(1 + decision[3])
-    return _normalize_quaternion(jnp.where(choice != 3, quat_012, quat_3))
-
-
-@_vectorized("(m)->(n)")
-def _from_mrp(mrp: Any) -> Any:
-    mrp_squared_plus_1 = jnp.dot(mrp, mrp) + 1
-    return jnp.hstack([2 * mrp[:3], (2 - mrp_squared_plus_1)]) / mrp_squared_plus_1
-
-
-@_vectorized("(n)->(n)")
-def _inv(quat: Any) -> Any:
-    return quat * jnp.array([-1, -1, -1, 1], dtype=quat.dtype)
-
-
-@_vectorized("(n)->()")
-def _magnitude(quat: Any) -> Any:
-    return 2.0 * jnp.arctan2(_vector_norm(quat[:3]), jnp.abs(quat[3]))
-
-
-@_vectorized("(),()->(n)")
-def _make_elementary_quat(axis: Any, angle: Any) -> Any:
-    quat = jnp.zeros(4, dtype=angle.dtype)
-    quat = quat.at[3].set(jnp.cos(angle / 2.0))
-    return quat.at[axis].set(jnp.sin(angle / 2.0))
-
-
-@_vectorized("(n)->(n)")
-def _normalize_quaternion(quat: Any) -> Any:
-    return quat / _vector_norm(quat)
-
-
-@_vectorized("(n)->()")
-def _vector_norm(vector: Any) -> Any:
-    return jnp.sqrt(jnp.dot(vector, vector))
-
-
-@_vectorized("(n)->(n)")
-def _make_canonical(quat: Any) -> Any:
-    is_neg = quat < 0
-    is_zero = quat == 0
-    neg = (
-        is_neg[3]
-        | (is_zero[3] & is_neg[0])
-        | (is_zero[3] & is_zero[0] & is_neg[1])
-        | (is_zero[3] & is_zero[0] & is_zero[1] & is_neg[2])
-    )
-    return jnp.where(neg, -quat, quat)

@@ -105,3 +105,15 @@ def test_errors():
         Slerp.init(TIMES[:3], R.from_quat(Q))
     with pytest.raises(ShapeMismatchError, match="2 values and 4 rotations"):
         R.from_quat(Q).mean(W[:2])
+    # JAX's first lines (JAX 0.10.2; its jnp.vectorize's), then numbax's fix
+    with pytest.raises(ShapeMismatchError, match="core dimension 'm': 3 vs 2 on vectorized"):
+        R.from_euler("xyz", EUL[0, :2])
+    with pytest.raises(ValueError, match=r"shapes=\[\(4,\), \(3,\), \(\)\]"):
+        R.from_quat(Q).apply(V[:3])
+
+
+def test_quaternions_are_strongly_typed():
+    # JAX 0.10.2: from_euler of integer or Python-float angles gives strong float32
+    for seq, angles in (("xy", np.array([1, 2])), ("x", 0.5)):
+        quat = R.from_euler(seq, angles).as_quat()
+        assert quat.dtype == np.float32 and not quat.weak_type
