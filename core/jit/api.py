@@ -55,7 +55,7 @@ from core.interpreters.partial_eval import (
     trace_to_jaxpr,
 )
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
-from core.jit import call_path, dispatch, gc_pause
+from core.jit import call_path, dispatch, gc_pause, narrow
 from core.jit.errors import (
     JitArgumentError,
     JitOutputTypeError,
@@ -135,6 +135,7 @@ def _eager_program(jaxpr: ir.Jaxpr) -> Callable[..., list[np.ndarray]]:
 
 
 eager_program.compile_program = _eager_program
+eager_program.compile_at_once = lambda jaxpr: bool(narrow.narrow_dtypes(jaxpr))
 
 
 def _compile(jaxpr: ir.Jaxpr, backend: str, name: str) -> Callable[..., list[np.ndarray]]:

@@ -126,7 +126,7 @@ EXACT = frozenset(
 _NARROW = (BF16, F16)
 
 
-def _narrow_dtypes(jaxpr: Jaxpr, found: set | None = None) -> set:
+def narrow_dtypes(jaxpr: Jaxpr, found: set | None = None) -> set:
     """The 16-bit float dtypes `jaxpr` (or a jaxpr in its equations' parameters) holds as an
     input, an equation's output or a literal operand; this walk is all a float32 program's
     compile pays for the rewrite (about 1 us per equation)."""
@@ -144,7 +144,7 @@ def _narrow_dtypes(jaxpr: Jaxpr, found: set | None = None) -> set:
         if e.prim.higher_order:
             for v in e.params.values():
                 for j in sub_jaxprs(v):
-                    _narrow_dtypes(j, found)
+                    narrow_dtypes(j, found)
     return found
 
 
@@ -192,7 +192,7 @@ def widen(jaxpr: Jaxpr) -> Widened | None:
       UnsupportedDTypeError: it holds a 16-bit float operation this rewrite cannot express
         (a bitcast to a type of another width, a float16 primitive not checked against XLA).
     """
-    found = _narrow_dtypes(jaxpr)
+    found = narrow_dtypes(jaxpr)
     if not found:
         return None
     views = []
@@ -749,7 +749,7 @@ class _Widener:
             return self.narrow(v)
         if isinstance(v, Jaxpr | ClosedJaxpr):
             inner = v.jaxpr if isinstance(v, ClosedJaxpr) else v
-            return self.fmt.dtype in _narrow_dtypes(inner)
+            return self.fmt.dtype in narrow_dtypes(inner)
         if isinstance(v, (tuple, list)):
             return any(self.param_holds(x) for x in v)
         return False
@@ -773,7 +773,7 @@ class _Widener:
     def widen_inner(self, jaxpr: Jaxpr) -> Jaxpr:
         """A parameter's jaxpr (a scan's body, a cond's branch) widened: its 16-bit inputs and
         outputs become float32 ones, as the enclosing program's values are."""
-        if self.fmt.dtype not in _narrow_dtypes(jaxpr):
+        if self.fmt.dtype not in narrow_dtypes(jaxpr):
             return jaxpr
         w = _Widener(self.fmt)
         constvars = [w.fresh(v) for v in jaxpr.constvars]

@@ -1,6 +1,8 @@
 """The compiler's narrow-float primitives: `core/jit/narrow.py` writes them into the float32
 programs it makes of bfloat16 and float16 ones; no user program binds them, so they are not in
-`all_primitives` and have no differentiation or batching rules.
+`all_primitives` and have no differentiation rules. They have batching rules: the compiler's
+scan motion (`core/jit/scan_motion.py`) vectorizes the body of a widened scan over its
+iterations.
 
 `round_bfloat16(x)`, `round_float16(x)`: float32 `x` rounded to the nearest bfloat16 or float16
 number (ties to even; float16 overflows to infinity and keeps subnormal numbers; a NaN becomes
@@ -17,8 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from core import dtypes
+from core.ad_util import ops
 from core.avals import ShapedArray
+from core.interpreters import batching
 from core.primitive import CompilerPrimitive
+from core.trace import get_aval
 
 _F32 = np.dtype(np.float32)
 
@@ -33,6 +38,7 @@ def _rounding(dtype: np.dtype) -> CompilerPrimitive:
         with np.errstate(invalid="ignore", over="ignore"):
             return np.asarray(x, _F32).astype(dtype).astype(_F32)
 
+    batching.defvectorized(prim)
     return prim
 
 
@@ -55,3 +61,13 @@ def _rounded_reduce_impl(x, *, dtype, op):
     for row in np.asarray(x, _F32):
         acc = ROUNDING[np.dtype(dtype)].impl(step(acc, row))
     return acc
+
+
+@rounded_reduce_p.def_batch
+def _rounded_reduce_batch(args, dims, *, dtype, op):
+    """The batch axis beside the columns (the rows are still reduced one after the other)."""
+    (x,), (dim,) = args, dims
+    moved = batching.moveaxis(x, dim, 1, get_aval(x).shape[dim])
+    rows, size, columns = get_aval(moved).shape
+    out = rounded_reduce_p.bind(ops.reshape(moved, (rows, size * columns)), dtype=dtype, op=op)
+    return ops.reshape(out, (size, columns)), 0

@@ -7,7 +7,10 @@ literals and parameters, with callables and closed-over constants by identity), 
 object. A structure runs interpreted step by step (`ir.eval_jaxpr`, about a millisecond a
 step) until it has run `COMPILE_AFTER_STEPS` steps in all, counting the call at hand, and
 compiled from then on: a long scan compiles at once, an eager loop of short scans (an optimizer
-loop) after a few calls, and a test's one-off three-step scan never pays for a compile.
+loop) after a few calls, and a test's one-off three-step scan never pays for a compile. A scan
+holding bfloat16 or float16 values compiles at its first call: JAX compiles every eager scan,
+and XLA rounds a 16-bit program's steps as only the compiled program does (`core.jit.narrow`:
+`(x + y).astype(float32)` converts the sum unrounded; the interpreter rounds each step).
 
 `compile_program` is installed by `core/jit/api.py` (the layer above): it compiles a
 constvar-free jaxpr with `jit`'s back end and caches it. The numpy back end runs equations with
@@ -33,8 +36,12 @@ COMPILE_AFTER_STEPS = 500
 # Set by core/jit/api.py: jaxpr -> callable of numpy arrays returning a list of numpy arrays.
 compile_program: Callable[[ir.Jaxpr], Callable[..., list[np.ndarray]]] | None = None
 
-# structure key -> [steps run so far, compiled program or None]; the least recently used of
-# more than 128 are dropped
+# Set by core/jit/api.py: whether a jaxpr computes other numbers interpreted than compiled (it
+# holds bfloat16 or float16 values); such a structure compiles at its first call.
+compile_at_once: Callable[[ir.Jaxpr], bool] = lambda jaxpr: False
+
+# structure key -> [steps run so far, compiled program or None, whether it compiles at once];
+# the least recently used of more than 128 are dropped
 _programs = BoundedRecord(128, recency=True)
 
 
@@ -87,7 +94,8 @@ def compiled(
     prim: Any, args: tuple, params: dict, out_avals: list, steps: int
 ) -> Callable[..., list[np.ndarray]] | None:
     """The compiled program of one `prim` equation on `args` once its structure has run
-    `COMPILE_AFTER_STEPS` steps (this call's `steps` included), else None (interpret it).
+    `COMPILE_AFTER_STEPS` steps (this call's `steps` included) or at once if it holds 16-bit
+    floats (`compile_at_once`), else None (interpret it).
 
     Args:
       prim: the control-flow primitive (`scan_p`).
@@ -103,14 +111,14 @@ def compiled(
         return None
     in_avals = [ShapedArray(np.shape(a), np.asarray(a).dtype) for a in args]
     key = (prim, tuple(in_avals), tuple((k, _param_key(v)) for k, v in params.items()))
+    invars = [ir.Var(a) for a in in_avals]
+    outvars = [ir.Var(a) for a in out_avals]
+    program = ir.Jaxpr([], invars, [ir.Eqn(prim, list(invars), params, outvars)], outvars)
     entry = _programs.get(key)
     if entry is None:
-        entry = [0, None]
+        entry = [0, None, compile_at_once(program)]
         _programs.put(key, entry)
     entry[0] += steps
-    if entry[1] is None and entry[0] >= COMPILE_AFTER_STEPS:
-        invars = [ir.Var(a) for a in in_avals]
-        outvars = [ir.Var(a) for a in out_avals]
-        program = ir.Jaxpr([], invars, [ir.Eqn(prim, list(invars), params, outvars)], outvars)
+    if entry[1] is None and (entry[2] or entry[0] >= COMPILE_AFTER_STEPS):
         entry[1] = compile_program(program)
     return entry[1]

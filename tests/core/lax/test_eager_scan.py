@@ -59,3 +59,27 @@ def test_structure_key_tells_programs_apart():
     assert k(jaxpr_of(lambda x: x * 2.0)) == k(jaxpr_of(lambda x: x * 2.0))
     assert k(jaxpr_of(lambda x: x * 2.0)) != k(jaxpr_of(lambda x: x * 3.0))
     assert k(jaxpr_of(lambda x: jnp.sin(x))) != k(jaxpr_of(lambda x: jnp.cos(x)))
+
+
+def test_a_bfloat16_scan_compiles_at_its_first_call_with_xlas_rounding():
+    # XLA converts a bfloat16 sum converted to float32 right away unrounded; only the compiled
+    # program does, so an eager 16-bit scan compiles at once (the interpreter rounds the sum).
+    a = (jnp.arange(8, dtype=jnp.float32) * 0.37 + 0.11).astype(jnp.bfloat16)
+    b = (jnp.arange(8, dtype=jnp.float32) * -0.23 + 1.7).astype(jnp.bfloat16)
+
+    def body(c, _):
+        s = c + b
+        return s, s.astype(jnp.float32) * 3.0
+
+    before = compile_count()
+    c, ys = lax.scan(body, a, None, length=2)
+    assert compile_count() == before + 1
+    # printed by JAX 0.10.2 (eagerly; under jit the same)
+    want_c = [3.515625, 3.421875, 3.34375, 3.21875, 3.15625, 3.0625, 2.96875, 2.890625]
+    want_ys = [
+        [5.43896484375, 5.84765625, 6.28125, 6.6796875, 7.125, 7.53515625, 7.9453125, 8.37890625],
+        [10.546875, 10.265625, 10.0078125, 9.6796875, 9.46875, 9.19921875, 8.9296875, 8.66015625],
+    ]
+    assert c.dtype == jnp.bfloat16 and ys.dtype == jnp.float32
+    np.testing.assert_array_equal(np.asarray(c, np.float32), want_c)
+    np.testing.assert_array_equal(ys, want_ys)
