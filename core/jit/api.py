@@ -828,7 +828,7 @@ class Jitted:
         """Runs a `Compiled` of this function on the dynamic arguments (the static ones were
         fixed when tracing, as in JAX) of the signature it was traced for."""
         _, _, vals = check_compiled_call(
-            args, kwargs, traced._in_tree, traced.in_avals, _concrete_inputs, traced._arg_names
+            args, kwargs, traced._in_tree, traced._in_avals, _concrete_inputs, traced._arg_names
         )
         return call_path.run(hit, vals)
 

@@ -228,7 +228,7 @@ class _Stage:
         jitted = traced._jitted
         return args_info(
             traced._in_tree,
-            list(traced.in_avals),
+            list(traced._in_avals),
             static,
             jitted._donate_argnums,
             jitted._donate_argnames,
@@ -238,6 +238,19 @@ class _Stage:
     def in_tree(self) -> Any:
         """The tree structure of `(args, kwargs)` (dynamic arguments only)."""
         return self._traced._in_tree
+
+    @property
+    def in_avals(self) -> Any:
+        """The dynamic arguments' abstract values, a tree `(args, kwargs)` of `ShapedArray`s."""
+        return tree_util.tree_unflatten(self._traced._in_tree, self._traced._in_avals)
+
+    @property
+    def donate_argnums(self) -> tuple[int, ...]:
+        """The donated arguments' indices among the dynamic positional ones (JAX's: static
+        arguments do not count; those donated by name count)."""
+        static = {k for k, _ in self._traced._static if isinstance(k, int)}
+        donated = self._traced._jitted._donate_argnums
+        return tuple(i - sum(s < i for s in static) for i in donated if i not in static)
 
     @property
     def out_tree(self) -> Any:
@@ -294,8 +307,17 @@ class Traced(_Stage):
         self._entry = entry
         self._in_tree = in_tree
         self._static = static
-        self.in_avals: list[ShapedArray] = in_avals
-        """The abstract values of the dynamic (non-static) argument leaves."""
+        self._in_avals: list[ShapedArray] = in_avals  # the dynamic argument leaves'
+
+    @property
+    def fun_name(self) -> str:
+        """The traced function's name."""
+        return self._jitted._name()
+
+    @property
+    def out_avals(self) -> Any:
+        """The outputs' abstract values (`ShapedArray`s, weak types kept), in the output tree."""
+        return tree_util.tree_unflatten(self._entry.out_tree, self._entry.jaxpr.out_avals)
 
     @property
     def jaxpr(self) -> ir.ClosedJaxpr:
@@ -329,7 +351,7 @@ class Lowered(_Stage):
         """Compiles the program (or takes it from `jit`'s caches, in memory or on disk)."""
         traced = self._traced
         jitted = traced._jitted
-        hit = jitted._prepare(traced._entry, self.backend, traced.in_avals, jitted._name())
+        hit = jitted._prepare(traced._entry, self.backend, traced._in_avals, jitted._name())
         return Compiled(traced, hit)
 
 

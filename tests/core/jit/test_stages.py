@@ -19,7 +19,8 @@ def test_trace_gives_the_jaxpr_make_jaxpr_prints():
     x = jnp.arange(3.0)
     traced = core.jit(f).trace(x, 2.0)
     assert str(traced.jaxpr) == str(core.make_jaxpr(f)(x, 2.0))
-    assert [a.str_short(short_dtypes=True) for a in traced.in_avals] == ["f32[3]", "f32[]"]
+    args, kwargs = traced.in_avals  # JAX 0.10.2: a tree (args, kwargs) of ShapedArrays
+    assert [a.str_short(short_dtypes=True) for a in args] == ["f32[3]", "f32[]"] and kwargs == {}
     out = traced.out_info["out"]
     assert (out.shape, out.dtype) == ((3,), np.float32)
 
@@ -181,3 +182,19 @@ def test_compiled_shardings_are_the_default_devices():
     one = "SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)"  # JAX 0.10.2
     assert repr(compiled.input_shardings) == f"(({one},), {{'y': {one}}})"
     assert repr(compiled.output_shardings) == f"({one}, {one})"
+
+
+def test_stage_attributes_users_read():
+    def my(x, y, z=1):
+        return x * 2 + y
+
+    traced = core.jit(my, donate_argnames="y", static_argnums=0).trace(1.0, y=jnp.ones(2))
+    # JAX 0.10.2: (0,) ((), {'y': ShapedArray(float32[2])}) my
+    assert traced.donate_argnums == (0,) and traced.fun_name == "my"
+    assert repr(traced.in_avals) == "((), {'y': ShapedArray(float32[2])})"
+    lowered = core.jit(my, donate_argnums=1).lower(1.0, jnp.ones(2))
+    assert lowered.donate_argnums == lowered.compile().donate_argnums == (1,)
+    out = core.jit(lambda x: (x, {"a": x})).trace(1).out_avals
+    assert repr(out) == (
+        "(ShapedArray(int32[], weak_type=True), {'a': ShapedArray(int32[], weak_type=True)})"
+    )
