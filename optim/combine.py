@@ -129,8 +129,9 @@ def partition(
         label_set = set(tree_util.tree_leaves(labels))
         if not label_set.issubset(transforms.keys()):
             raise UnknownLabelError(
-                f"partition: parameter labels {sorted(map(str, label_set))} include some "
-                f"without a transformation; transforms keys are {sorted(map(str, transforms))}."
+                "Some parameters have no corresponding transformation.\n"  # Optax's first line
+                f"Parameter labels: {sorted(map(str, label_set))}; transforms keys: "
+                f"{sorted(map(str, transforms))}. Give every label a transformation."
             )
         return PartitionState({g: masked_for(labels, g).init(params) for g in transforms})
 

@@ -20,24 +20,30 @@ class OptimError(NumbaxError):
 
 
 class MissingParamsError(OptimError, ValueError):
-    """A transformation that needs the parameters was called as `update(updates, state)`.
+    """A transformation that needs the parameters got `params=None`, e.g. inside a chain called
+    as `update(updates, state)`. (Called directly without them, the transformations whose Optax
+    `update_fn` takes `params` as a required argument raise Python's `TypeError` for the missing
+    argument, as Optax's do.)
 
     Failing code::
 
-        tx = optim.add_decayed_weights(1e-4)
+        tx = optim.adamw(1e-3)
         updates, state = tx.update(grads, tx.init(params))
 
     Fix::
 
-        tx = optim.add_decayed_weights(1e-4)
+        tx = optim.adamw(1e-3)
         updates, state = tx.update(grads, tx.init(params), params)
     """
 
-    def __init__(self, name: str) -> None:
-        super().__init__(
+    def __init__(self, name: str, first_line: str | None = None) -> None:
+        # Optax's first line: its NO_PARAMS_MSG unless the transformation has its own
+        first_line = first_line or (
             "You are using a transformation that requires the current value of parameters, "
-            "but you are not passing `params` when calling `update`.\n"  # Optax's first line
-            f"{name} needs them: call `tx.update(grads, opt_state, params)`."
+            "but you are not passing `params` when calling `update`."
+        )
+        super().__init__(
+            f"{first_line}\n{name} needs them: call `tx.update(grads, opt_state, params)`."
         )
 
 
@@ -159,7 +165,9 @@ class TreeKeyError(OptimError, KeyError):
     """
 
     def __str__(self) -> str:
-        return str(self.args[0])
+        # the message quoted, as a KeyError shows its key (Optax's are KeyErrors), then the link
+        message, _, see = str(self.args[0]).rpartition("\n")
+        return f"{message!r}\n{see}"
 
 
 class TreeDtypeError(OptimError, ValueError):
@@ -251,8 +259,9 @@ class OptimizerArgumentError(OptimError, ValueError):
     """
 
 
-class LookaheadParamsError(OptimError, TypeError):
-    """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`.
+class LookaheadParamsError(OptimError, AttributeError):
+    """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`; an
+    `AttributeError` naming the missing `fast`, as Optax's attribute lookup.
 
     Failing code::
 
@@ -306,7 +315,8 @@ class MissingLossValueError(OptimError, TypeError):
 
     def __init__(self, name: str) -> None:
         super().__init__(
-            f"{name}'s update is missing 1 required keyword-only argument: 'value'\n"
+            # Python's message for Optax's required keyword argument, then the fix
+            f"{name}.<locals>.update_fn() missing 1 required keyword-only argument: 'value'\n"
             "Pass the latest loss: `tx.update(grads, state, params, value=loss)` with the loss "
             "from core.value_and_grad."
         )

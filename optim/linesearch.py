@@ -166,7 +166,7 @@ def scale_by_backtracking_linesearch(
         err = jnp.where(jnp.isnan(err), jnp.inf, err)
         return jnp.maximum(err, 0.0)
 
-    def update_fn(updates, state, params=None, *, value, grad, value_fn, **extra_args):
+    def update_fn(updates, state, params, *, value, grad, value_fn, **extra_args):
         (fn_kwargs,), remaining = _extract_fns_kwargs((value_fn,), extra_args)
         _check_no_remaining("scale_by_backtracking_linesearch", remaining)
         value_fn_ = functools.partial(value_fn, **fn_kwargs)
@@ -697,7 +697,7 @@ def scale_by_zoom_linesearch(
             ),
         )
 
-    def update_fn(updates, state, params=None, *, value, grad, value_fn, **extra_args):
+    def update_fn(updates, state, params, *, value, grad, value_fn, **extra_args):
         (fn_kwargs,), remaining = _extract_fns_kwargs((value_fn,), extra_args)
         _check_no_remaining("scale_by_zoom_linesearch", remaining)
         value_and_grad_fn = core.value_and_grad(value_fn)

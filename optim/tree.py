@@ -147,7 +147,7 @@ def tree_norm(tree: Any, ord: Any = None, squared: bool = False) -> Any:
     elif ord in ("inf", "infinity") or ord == float("inf"):
         ret = tree_max(tree_util.tree_map(jnp.abs, tree))
     else:
-        raise NormOrderError(f"optim.tree.norm got ord={ord!r}; use None, 2, 1 or 'inf'.")
+        raise NormOrderError(f"Unsupported ord: {ord}\noptim.tree.norm takes None, 2, 1 or 'inf'.")
     return jnp.array(_square(ret) if squared else ret)
 
 
@@ -256,11 +256,16 @@ def tree_dtype(tree: Any, mixed_dtype_handler: str | None = None) -> Any:
     if not dtypes:
         return jnp.asarray([]).dtype
     if mixed_dtype_handler is None:
-        if any(d != dtypes[0] for d in dtypes):
-            raise TreeDtypeError(
-                f"optim.tree.dtype found mixed leaf dtypes {sorted({str(d) for d in dtypes})}; "
-                "pass mixed_dtype_handler='promote', 'highest' or 'lowest'."
-            )
+        paths_and_leaves = tree_util.tree_flatten_with_path(tree)[0]
+        # Optax's lines, one per leaf whose dtype is not the first leaf's
+        lines = [
+            f"Expected dtype={dtypes[0]!r} for {path} but got {jnp.asarray(x).dtype}."
+            for path, x in paths_and_leaves
+            if jnp.asarray(x).dtype != dtypes[0]
+        ]
+        if lines:
+            hint = "Pass mixed_dtype_handler='promote', 'highest' or 'lowest' to combine them."
+            raise TreeDtypeError("\n".join([*lines, hint]))
         return dtypes[0]
     if mixed_dtype_handler == "promote":
         return functools.reduce(jnp.promote_types, dtypes)
@@ -269,8 +274,8 @@ def tree_dtype(tree: Any, mixed_dtype_handler: str | None = None) -> Any:
     if mixed_dtype_handler == "lowest":
         return functools.reduce(_lower_dtype, dtypes)
     raise TreeDtypeError(
-        f"Invalid mixed_dtype_handler={mixed_dtype_handler!r}; use None, 'promote', 'highest' "
-        "or 'lowest'."
+        f"Invalid value for {mixed_dtype_handler=}, possible values are: None, "
+        '"promote", "highest", "lowest".'
     )
 
 
@@ -472,11 +477,8 @@ def tree_get(
     """
     found = tree_get_all_with_path(tree, key, filtering)
     if len(found) > 1:
-        paths = ["".join(map(str, p)) for p, _ in found]
-        raise TreeKeyError(
-            f"optim.tree.get found {len(found)} values for {key!r} at {paths}; pass `filtering` "
-            "to select one."
-        )
+        # Optax's message (a KeyError shows it quoted); `filtering` selects one of them
+        raise TreeKeyError(f"Found multiple values for '{key}' in {tree}.")
     return found[0][1] if found else default
 
 
@@ -501,7 +503,8 @@ def tree_set(tree: Any, filtering: Callable[[tuple, Any], bool] | None = None, /
     """
     for key in kwargs:
         if not tree_get_all_with_path(tree, key, filtering):
-            raise TreeKeyError(f"optim.tree.set found no value named {key!r} in the tree.")
+            where = " given the filtering operation" if filtering else ""
+            raise TreeKeyError(f"Found no values matching '{key}'{where} in {tree}")
 
     def holds_key(node: Any) -> bool:
         if _is_named_tuple(node):

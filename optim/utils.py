@@ -1,4 +1,5 @@
-"""Small utilities Optax keeps in `optax._src.utils`: `scale_gradient` and `multi_normal`.
+"""Small utilities Optax keeps in `optax._src.utils`: `scale_gradient`, `multi_normal` and
+`canonicalize_key`.
 
 `scale_gradient(x, s)` is the identity in the forward pass and multiplies the cotangent by `s`
 in the backward pass (a `core.custom_vjp`); `s == 1` and `s == 0` are special-cased to the
@@ -14,6 +15,22 @@ from typing import Any
 import core
 import core.numpy as jnp
 from core import lax, random, tree_util
+
+
+def canonicalize_key(key_or_seed: Any) -> Any:
+    """The typed PRNG key a transformation's `key=` argument names, as Optax reads it.
+
+    Args:
+      key_or_seed: a typed key (`core.random.key(...)`), kept as it is, or an integer seed
+        (a Python, numpy or array integer scalar). A raw `uint32` key (`random.PRNGKey`) is
+        neither, and `core.random.key` rejects it, as in Optax.
+
+    Returns:
+      The typed key.
+    """
+    if hasattr(key_or_seed, "dtype") and jnp.issubdtype(key_or_seed.dtype, core.dtypes.prng_key):
+        return key_or_seed
+    return random.key(key_or_seed)
 
 
 @core.custom_vjp

@@ -4,8 +4,9 @@
 through unchanged. Masked-out leaves are replaced by `MaskedNode()` (an empty pytree) before the
 inner transformation sees them, so its state holds nothing for them and the tree structure of
 the state is stable. `apply_if_finite` drops updates containing inf/nan (the state is kept), but
-lets them through after `max_consecutive_errors` bad steps in a row. Branches use `jnp.where`,
-so the wrappers are traceable under `jit`.
+lets them through after `max_consecutive_errors` bad steps in a row. As in Optax, the
+step-skipping wrappers choose between the inner update and the rejection with `lax.cond`
+(traceable under `jit`; the results take the rejecting branch's weak types, as JAX's do).
 
 `conditionally_transform`/`conditionally_mask` apply the inner transformation only on the steps
 a predicate selects; `flatten` runs it on one concatenated vector; `lookahead` keeps fast and
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
 import core.numpy as jnp
-from core import tree_util
+from core import lax, tree_util
 from optim import tree
 from optim.base import (
     GradientTransformation,
@@ -147,12 +148,11 @@ def apply_if_finite(
         notfinite_count = jnp.where(
             isfinite, jnp.zeros([], jnp.int32), safe_increment(state.notfinite_count)
         )
-        new_updates, new_inner_state = inner.update(
-            updates, state.inner_state, params, **extra_args
+        new_updates, inner_state = lax.cond(
+            jnp.logical_or(isfinite, notfinite_count > max_consecutive_errors),
+            lambda: inner.update(updates, state.inner_state, params, **extra_args),
+            lambda: (tree.zeros_like(updates), state.inner_state),
         )
-        apply = jnp.logical_or(isfinite, notfinite_count > max_consecutive_errors)
-        new_updates = tree.where(apply, new_updates, tree.zeros_like(new_updates))
-        inner_state = tree.where(apply, new_inner_state, state.inner_state)
         return new_updates, ApplyIfFiniteState(
             notfinite_count=notfinite_count,
             last_finite=isfinite,
@@ -218,7 +218,7 @@ def lookahead(
     """
     if sync_period < 1:
         raise OptimizerArgumentError(
-            f"Synchronization period must be >= 1, got sync_period={sync_period}."
+            f"Synchronization period must be >= 1.\nGot sync_period={sync_period}."
         )
 
     def init_fn(params):
@@ -230,11 +230,12 @@ def lookahead(
             steps_since_sync=jnp.zeros([], jnp.int32),
         )
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if not isinstance(params, LookaheadParams):
             raise LookaheadParamsError(
+                f"'{type(params).__name__}' object has no attribute 'fast'\n"  # Optax's
                 "lookahead's update needs params=LookaheadParams(fast=..., slow=...); build them "
-                f"with LookaheadParams.init_synced(params), got {type(params).__name__}."
+                "with LookaheadParams.init_synced(params)."
             )
         updates, fast_state = fast_optimizer.update(updates, state.fast_state, params.fast)
         sync_next = state.steps_since_sync == (sync_period - 1)
@@ -316,11 +317,10 @@ def _conditionally(inner, should_transform_fn, forward_extra_args, reject):
 
     def update(updates, inner_state, step, params, extra_args):
         condition_kwargs = extra_args if forward_extra_args else {}
-        ok = jnp.asarray(should_transform_fn(step, **condition_kwargs))
-        new_updates, new_inner_state = inner.update(updates, inner_state, params, **extra_args)
-        return (
-            tree.where(ok, new_updates, reject(updates)),
-            tree.where(ok, new_inner_state, inner_state),
+        return lax.cond(
+            should_transform_fn(step, **condition_kwargs),
+            lambda: inner.update(updates, inner_state, params, **extra_args),
+            lambda: (reject(updates), inner_state),
         )
 
     return update
@@ -349,8 +349,6 @@ def conditionally_transform(
 ) -> GradientTransformationExtraArgs:
     """Applies `inner` only on steps where `should_transform_fn(step)` is True; other steps pass
     the updates through unchanged and keep `inner`'s state.
-
-    Both branches are computed and selected with `jnp.where` (Optax uses `lax.cond`).
 
     Args:
       inner: the transformation.

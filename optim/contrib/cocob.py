@@ -49,7 +49,7 @@ def scale_by_cocob(alpha: Any = 100.0, eps: Any = 1e-8) -> GradientTransformatio
             reward=zeros,
         )
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_cocob")
         p0 = state.init_particles

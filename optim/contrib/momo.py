@@ -67,7 +67,7 @@ def momo(
             count=jnp.zeros([], jnp.int32),
         )
 
-    def update_fn(updates, state, params=None, *, value=None, **extra_args):
+    def update_fn(updates, state, params, *, value=None, **extra_args):
         del extra_args
         if params is None:
             raise MissingParamsError("momo")
@@ -151,7 +151,7 @@ def momo_adam(
             count=jnp.zeros([], jnp.int32),
         )
 
-    def update_fn(updates, state, params=None, *, value=None, **extra_args):
+    def update_fn(updates, state, params, *, value=None, **extra_args):
         del extra_args
         if params is None:
             raise MissingParamsError("momo_adam")

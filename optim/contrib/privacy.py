@@ -12,25 +12,18 @@ from __future__ import annotations
 import warnings
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from core import random, tree_util
 from optim.base import GradientTransformation, ScalarOrSchedule, identity
 from optim.combine import chain
 from optim.errors import OptimizerArgumentError
 from optim.transforms import per_example_global_norm_clip, scale_by_learning_rate, trace
+from optim.utils import canonicalize_key
 
 
 class DifferentiallyPrivateAggregateState(NamedTuple):
     """State of `differentially_private_aggregate`: the noise key."""
 
     rng_key: Any
-
-
-def _canonical_key(key: Any) -> Any:
-    if isinstance(key, (int, np.integer)):
-        return random.key(int(key))
-    return key
 
 
 def differentially_private_aggregate(
@@ -58,13 +51,13 @@ def differentially_private_aggregate(
         )
         if key is not None:
             raise OptimizerArgumentError(
-                "Only one of seed or key can be specified; pass key=core.random.key(seed)."
+                "Only one of seed or key can be specified.\nPass key=core.random.key(seed)."
             )
         key = random.key(seed)
     if key is None:
         warnings.warn("Specifying a key will be required in optax 0.2.7.", stacklevel=2)
         key = random.key(0)
-    key = _canonical_key(key)
+    key = canonicalize_key(key)
     noise_std = l2_norm_clip * noise_multiplier
 
     def init_fn(params):

@@ -81,7 +81,7 @@ def sam(
     """
     if sync_period < 1:
         raise OptimizerArgumentError(
-            f"Synchronization period must be >= 1, got sync_period={sync_period}."
+            f"Synchronization period must be >= 1.\nGot sync_period={sync_period}."
         )
 
     def init_fn(params):
@@ -124,7 +124,7 @@ def sam(
     ):
         if grad_fn is None:
             raise OptimizerArgumentError(
-                "grad_fn must be provided when opaque_mode=True: call "
+                "grad_fn must be provided when opaque_mode=True.\nCall "
                 "tx.update(grads, state, params, grad_fn=lambda p, i: core.grad(loss)(p, batch))."
             )
         adv_params, adv_updates, adv_state = params, updates, state.adv_state

@@ -54,7 +54,7 @@ def hutchinson_estimator_diag_hessian(random_seed: Any = None) -> GradientTransf
             raise MissingParamsError("hutchinson_estimator_diag_hessian")
         if obj_fn is None:
             raise OptimizerArgumentError(
-                "obj_fn must be provided to hutchinson update function: call "
+                "obj_fn must be provided to hutchinson update function.\nCall "
                 "tx.update(grads, state, params, obj_fn=loss_of_params)."
             )
         key, subkey = random.split(state.key)
@@ -119,7 +119,9 @@ def scale_by_sophia(
 
     def update_fn(updates, state, params=None, **hess_fn_kwargs):
         if params is None:
-            raise MissingParamsError("scale_by_sophia")
+            raise MissingParamsError(
+                "scale_by_sophia", "params must be provided to sophia's update function."
+            )
         count_inc = safe_int32_increment(state.count)
         grads = updates
         mu = tree.update_moment(updates, state.mu, b1, 1)

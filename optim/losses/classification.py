@@ -49,6 +49,26 @@ def softmax_cross_entropy(logits: Any, labels: Any, axis: Any = -1, where: Any =
     return -_sum(labels * log_probs, axis, where)
 
 
+@core.custom_jvp
+def _label_weighted_log_softmax(logits: Any, labels: Any) -> Any:
+    """`labels * log_softmax(logits)` over the last axis, 0 where the label is 0 (so a `-inf`
+    logit with label 0 contributes 0, not `0 * -inf`)."""
+    log_probs = core.nn.log_softmax(logits, axis=-1)
+    return jnp.where(labels != 0.0, labels * log_probs, jnp.zeros_like(log_probs))
+
+
+@_label_weighted_log_softmax.defjvp
+def _label_weighted_log_softmax_jvp(primals: Any, tangents: Any) -> Any:
+    # d/dx [w * log_softmax(x)] . dx = w * (dx - <dx, softmax(x)>); the softmax of a -inf logit
+    # is 0, so its tangent never meets an infinity.
+    logits, labels = primals
+    logits_dot, labels_dot = tangents
+    log_probs = core.nn.log_softmax(logits, axis=-1)
+    mean_dot = jnp.sum(logits_dot * core.nn.softmax(logits, axis=-1), axis=-1, keepdims=True)
+    out = jnp.where(labels != 0.0, labels * log_probs, jnp.zeros_like(log_probs))
+    return out, labels * (logits_dot - mean_dot) + labels_dot * log_probs
+
+
 def safe_softmax_cross_entropy(logits: Any, labels: Any) -> Any:
     """`softmax_cross_entropy` that stays finite (value and gradient) with `-inf` logits whose
     label is 0, e.g. logits masked out by setting them to `-inf`.
@@ -58,14 +78,10 @@ def safe_softmax_cross_entropy(logits: Any, labels: Any) -> Any:
       labels: probabilities over the last axis.
 
     Returns:
-      The loss over the last axis.
+      The loss over the last axis (NaN where every logit is ``-inf``, as in Optax).
     """
     check_floating("safe_softmax_cross_entropy", "logits", logits)
-    # A -inf logit contributes exp(-inf) = 0 to the normaliser; the most negative finite number
-    # contributes 0 as well, so the value is unchanged but nothing becomes inf * 0 = nan.
-    finite_logits = jnp.where(logits == -jnp.inf, jnp.finfo(jnp.result_type(logits)).min, logits)
-    log_probs = core.nn.log_softmax(finite_logits, axis=-1)
-    return -jnp.sum(jnp.where(labels != 0, labels * log_probs, 0.0), axis=-1)
+    return -jnp.sum(_label_weighted_log_softmax(logits, labels), axis=-1)
 
 
 def softmax_cross_entropy_with_integer_labels(

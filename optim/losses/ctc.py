@@ -29,8 +29,8 @@ def _check_shapes(logits: Any, logit_paddings: Any, labels: Any, label_paddings:
         )
     if jnp.shape(logits)[:2] != jnp.shape(logit_paddings):
         raise BatchAxisError(
-            f"ctc_loss: logit_paddings must have shape {jnp.shape(logits)[:2]} (logits' [B, T]), "
-            f"got {jnp.shape(logit_paddings)}."
+            f"Shape mismatch: got {jnp.shape(logits)[:2]} and {jnp.shape(logit_paddings)}.\n"
+            "ctc_loss: logit_paddings must have logits' [B, T] shape."
         )
     if jnp.shape(labels)[0] != jnp.shape(logits)[0]:
         raise BatchAxisError(

@@ -84,6 +84,8 @@ def linear_onecycle_schedule(
     """
     if transition_steps <= 0:
         raise ScheduleArgumentError(
+            # Optax's first line (its cosine schedule's message says "linear" too)
+            "A linear onecycle schedule was set with a non-positive `transition_steps`\n"
             f"linear_onecycle_schedule needs transition_steps > 0, got {transition_steps}."
         )
     return piecewise_interpolate_schedule(
@@ -118,6 +120,8 @@ def cosine_onecycle_schedule(
     """
     if transition_steps <= 0:
         raise ScheduleArgumentError(
+            # Optax's first line (its cosine schedule's message says "linear" too)
+            "A linear onecycle schedule was set with a non-positive `transition_steps`\n"
             f"cosine_onecycle_schedule needs transition_steps > 0, got {transition_steps}."
         )
     return piecewise_interpolate_schedule(

@@ -421,7 +421,7 @@ def scale_by_novograd(
             nu=tree_util.tree_map(lambda p: jnp.asarray(0.0, dtype=p.dtype), params),
         )
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         count_inc = safe_increment(state.count)
         first = count_inc == 1
         sq_norms = tree_util.tree_map(lambda g: jnp.sum(abs_sq(g)), updates)

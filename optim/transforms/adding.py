@@ -8,6 +8,7 @@ biases and norm scales.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -15,8 +16,9 @@ import core.numpy as jnp
 from core import random, tree_util
 from optim import tree
 from optim.base import EmptyState, GradientTransformation, ScalarOrSchedule
-from optim.errors import MissingParamsError
+from optim.errors import MissingParamsError, OptimizerArgumentError
 from optim.numerics import safe_increment
+from optim.utils import canonicalize_key
 from optim.wrappers import masked
 
 AddDecayedWeightsState = EmptyState
@@ -54,7 +56,7 @@ def add_decayed_weights(
             return WeightDecaySchedule(count=jnp.zeros([], jnp.int32))
         return EmptyState()
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("add_decayed_weights")
         if callable(weight_decay):
@@ -85,19 +87,33 @@ def add_noise(
     Args:
       eta: the initial variance.
       gamma: the decay exponent of the variance.
-      key: a PRNG key or an integer seed (default 0).
-      seed: deprecated alias of `key`.
+      key: a typed PRNG key or an integer seed (default 0, with a warning as in Optax).
+      seed: deprecated alias of `key` (warns).
 
     Returns:
       A `GradientTransformation` with state `AddNoiseState(count, rng_key)`.
+
+    Raises:
+      OptimizerArgumentError: both `key` and `seed` given (a `ValueError`).
     """
+    if seed is not None:
+        warnings.warn(
+            '"seed" is deprecated and will be removed in optax 0.2.7, use "key".',
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if key is not None:
+            raise OptimizerArgumentError(
+                "Only one of seed or key can be specified.\nPass key=core.random.key(seed)."
+            )
+        key = seed
     if key is None:
-        key = 0 if seed is None else seed
+        warnings.warn("Specifying a key will be required in optax 0.2.7.", stacklevel=2)
+        key = 0
 
     def init_fn(params):
         del params
-        rng_key = random.key(key) if isinstance(key, int) else key
-        return AddNoiseState(count=jnp.zeros([], jnp.int32), rng_key=rng_key)
+        return AddNoiseState(count=jnp.zeros([], jnp.int32), rng_key=canonicalize_key(key))
 
     def update_fn(updates, state, params=None):
         del params

@@ -199,7 +199,7 @@ def adaptive_grad_clip(clipping: Any, eps: Any = 1e-3, axis: Any = None) -> Grad
       MissingParamsError: if `update` is called without `params`.
     """
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("adaptive_grad_clip")
         g_norm = tree_util.tree_map(lambda x: unitwise_norm(x, axis=axis), updates)

@@ -25,7 +25,7 @@ def keep_params_nonnegative() -> GradientTransformation:
       A stateless `GradientTransformation` that needs `params`.
     """
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("keep_params_nonnegative")
         updates = tree_util.tree_map(

@@ -108,7 +108,7 @@ def scale_by_factored_rms(
             v=tree_util.tree_unflatten(treedef, [s[2] for s in slots]),
         )
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_factored_rms")
         grads, treedef = tree_util.tree_flatten(updates)

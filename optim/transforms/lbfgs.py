@@ -109,7 +109,7 @@ def scale_by_lbfgs(
             weights_memory=jnp.zeros(memory_size),
         )
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_lbfgs")
         memory_idx = state.count % memory_size

@@ -131,7 +131,7 @@ def scale_by_trust_ratio(
       A stateless `GradientTransformation` that needs `params`.
     """
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_trust_ratio")
 
@@ -158,7 +158,7 @@ def scale_by_param_block_norm(min_scale: Any = 1e-3) -> GradientTransformation:
       ``params``.
     """
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_param_block_norm")
         return tree_util.tree_map(lambda u, p: u * safe_norm(p, min_scale), updates, params), state
@@ -177,7 +177,7 @@ def scale_by_param_block_rms(min_scale: Any = 1e-3) -> GradientTransformation:
       ``params``.
     """
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_param_block_rms")
         updates = tree_util.tree_map(
@@ -361,7 +361,7 @@ def scale_by_distance_over_gradients(
             tree_util.tree_map(lambda x: x.astype(param_dtype), params),
         )
 
-    def update_fn(updates, state, params=None):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("scale_by_distance_over_gradients")
         max_dist = tree_util.tree_map(

@@ -77,7 +77,7 @@ def test_safe_norm_clamps_from_below():
 @pytest.mark.parametrize(
     "make, error",
     [
-        (lambda: optim.add_decayed_weights(0.1).update({"a": jnp.ones(1)}, optim.EmptyState()),
+        (lambda: optim.adamw(0.1).update({"a": jnp.ones(1)}, optim.adamw(0.1).init({"a": 1.0})),
          errors.MissingParamsError),
         (lambda: optim.chain(optim.scale(1.0)).update({"a": jnp.ones(1)}, ()),
          errors.StateMismatchError),

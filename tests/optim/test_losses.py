@@ -216,3 +216,37 @@ def test_input_errors_have_optaxs_first_lines(run, error, first):
     with pytest.raises(error) as info:
         run()
     assert str(info.value).split("\n")[0] == first
+
+
+# Optax 0.2.8 (JAX 0.10.2) printed these: the loss of a row with a -inf logit of label 0, a plain
+# row and an all -inf row (NaN: its log_softmax is NaN), and the gradients of the first two rows
+SAFE_LOGITS = [[1.0, -np.inf, 2.0], [0.0, 0.5, 0.0], [-np.inf, -np.inf, -np.inf]]
+SAFE_LABELS = [[0.0, 0.0, 1.0], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0]]
+
+
+def test_safe_softmax_cross_entropy_values_and_gradients_match_optax():
+    logits, labels = jnp.array(SAFE_LOGITS), jnp.array(SAFE_LABELS)
+    loss = optim.losses.safe_softmax_cross_entropy
+    np.testing.assert_allclose(
+        np.asarray(loss(logits, labels)), [0.31326163, 1.0443769, np.nan], rtol=1e-6
+    )
+    g_logits = core.grad(lambda x: loss(x, labels[:2]).sum())(logits[:2])
+    np.testing.assert_allclose(
+        np.asarray(g_logits),
+        [[0.26894143, 0.0, -0.2689414], [-0.22593138, -0.04813725, 0.27406862]],
+        rtol=1e-6,
+    )
+    g_labels = core.grad(lambda y: loss(logits[:2], y).sum())(labels[:2])
+    np.testing.assert_allclose(
+        np.asarray(g_labels),
+        [[1.3132616, np.inf, 0.31326163], [1.2943769, 0.7943768, 1.2943769]],
+        rtol=1e-6,
+    )
+
+
+def test_ctc_loss_padding_shape_error_starts_with_optaxs():
+    with pytest.raises(ValueError) as info:
+        optim.losses.ctc_loss(
+            jnp.zeros((1, 2, 3)), jnp.zeros((1, 3)), jnp.array([[1]]), jnp.zeros((1, 1))
+        )
+    assert str(info.value).split("\n")[0] == "Shape mismatch: got (1, 2) and (1, 3)."  # Optax 0.2.8

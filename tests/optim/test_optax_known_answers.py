@@ -126,8 +126,8 @@ def test_constructor_errors(build):
 @pytest.mark.parametrize(
     "tx, kwargs, error",
     [
-        (optim.adaptive_grad_clip(0.1), {}, optim.errors.MissingParamsError),
-        (optim.scale_by_lbfgs(), {}, optim.errors.MissingParamsError),
+        (optim.adaptive_grad_clip(0.1), {}, TypeError),
+        (optim.scale_by_lbfgs(), {}, TypeError),
         (
             optim.scale_by_polyak(variant="bad"),
             {"params": P, "value": 1.0},

@@ -191,3 +191,13 @@ def test_interpolating_schedules_are_float32_as_optax(schedule, count, want):
     out = schedule(count)
     assert out.dtype == np.float32 and not out.weak_type
     np.testing.assert_allclose(float(out), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make", [optim.linear_onecycle_schedule, optim.cosine_onecycle_schedule])
+def test_onecycle_without_steps_error_is_optaxs(make):
+    with pytest.raises(ValueError) as info:
+        make(0, 1.0)
+    # Optax 0.2.8's first line, "linear" for both schedules
+    assert str(info.value).split("\n")[0] == (
+        "A linear onecycle schedule was set with a non-positive `transition_steps`"
+    )

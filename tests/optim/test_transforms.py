@@ -243,3 +243,76 @@ def test_sm3_rejects_complex_params_with_optax_value_error():
         optim.sm3(0.1).init({"c": jnp.array([1.0j])})
     assert isinstance(info.value, ValueError)
     assert str(info.value).startswith("This transformation does not support complex parameters.")
+
+
+# Optax 0.2.8: these transformations' update_fn takes `params` as a required argument, so a
+# direct call without it is Python's TypeError naming Optax's function
+REQUIRED_PARAMS = [
+    ("add_decayed_weights", lambda: optim.add_decayed_weights(0.1)),
+    ("adaptive_grad_clip", lambda: optim.adaptive_grad_clip(0.1)),
+    ("keep_params_nonnegative", optim.keep_params_nonnegative),
+    ("scale_by_param_block_norm", optim.scale_by_param_block_norm),
+    ("scale_by_param_block_rms", optim.scale_by_param_block_rms),
+    ("scale_by_trust_ratio", optim.scale_by_trust_ratio),
+    ("scale_by_novograd", optim.scale_by_novograd),
+    ("scale_by_lbfgs", optim.scale_by_lbfgs),
+    ("scale_by_factored_rms", optim.scale_by_factored_rms),
+    ("scale_by_distance_over_gradients", optim.scale_by_distance_over_gradients),
+    ("scale_by_cocob", optim.contrib.scale_by_cocob),
+    ("momo", optim.contrib.momo),
+    ("momo_adam", optim.contrib.momo_adam),
+    ("scale_by_backtracking_linesearch", lambda: optim.scale_by_backtracking_linesearch(5)),
+    ("scale_by_zoom_linesearch", lambda: optim.scale_by_zoom_linesearch(5)),
+]
+
+
+@pytest.mark.parametrize("name, make", REQUIRED_PARAMS, ids=[n for n, _ in REQUIRED_PARAMS])
+def test_direct_update_without_params_is_pythons_type_error(name, make):
+    tx = make()
+    params = {"w": jnp.ones((2, 2)), "b": jnp.ones(2)}
+    with pytest.raises(TypeError) as info:
+        tx.update(params, tx.init(params))
+    assert str(info.value) == (
+        f"{name}.<locals>.update_fn() missing 1 required positional argument: 'params'"
+    )
+
+
+@pytest.mark.parametrize(
+    "call, first_line",
+    [
+        (
+            lambda p: optim.contrib.momo().update(p, optim.contrib.momo().init(p), p),
+            "momo.<locals>.update_fn() missing 1 required keyword-only argument: 'value'",
+        ),
+        (
+            lambda p: optim.contrib.sophia(0.1).update(p, optim.contrib.sophia(0.1).init(p)),
+            "params must be provided to sophia's update function.",
+        ),
+        (
+            lambda p: optim.contrib.sophia(0.1).update(p, optim.contrib.sophia(0.1).init(p), p),
+            "obj_fn must be provided to hutchinson update function.",
+        ),
+        (
+            lambda p: optim.contrib.sam(optim.sgd(0.1), optim.sgd(0.1), opaque_mode=True).update(
+                p, optim.contrib.sam(optim.sgd(0.1), optim.sgd(0.1), opaque_mode=True).init(p), p
+            ),
+            "grad_fn must be provided when opaque_mode=True.",
+        ),
+        (lambda p: optim.lookahead(optim.sgd(0.1), 0, 0.5), "Synchronization period must be >= 1."),
+        (
+            lambda p: optim.contrib.sam(optim.sgd(0.1), optim.sgd(0.1), 0),
+            "Synchronization period must be >= 1.",
+        ),
+        (
+            lambda p: optim.multi_transform({"a": optim.sgd(0.1)}, {"a": "b"}).init(p),
+            "Some parameters have no corresponding transformation.",
+        ),
+    ],
+    ids=["momo_value", "sophia_params", "sophia_obj_fn", "sam_grad_fn", "lookahead_period",
+         "sam_period", "multi_transform_label"],
+)  # fmt: skip
+def test_error_first_lines_are_optaxs(call, first_line):
+    # Optax 0.2.8's first lines; numbax adds the fix on the next lines
+    with pytest.raises((TypeError, ValueError)) as info:
+        call({"a": jnp.ones(1)})
+    assert str(info.value).split("\n")[0] == first_line

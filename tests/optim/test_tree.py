@@ -172,3 +172,40 @@ def test_tree_vdot_of_python_scalars_is_weakly_typed():
     """Optax 0.2.8: `Array(13., dtype=float32, weak_type=True)`."""
     out = tree.vdot({"a": 2.0, "b": 3}, {"a": 0.5, "b": 4})
     assert repr(out) == "Array(13., dtype=float32, weak_type=True)"
+
+
+def test_get_set_dtype_and_norm_errors_start_with_optaxs():
+    # Optax 0.2.8's first lines (its KeyErrors show the message quoted)
+    state = optim.chain(optim.sgd(0.1, momentum=0.9), optim.trace(0.5)).init({"a": jnp.zeros(2)})
+    with pytest.raises(TreeKeyError) as info:
+        tree.get(state, "trace")
+    assert str(info.value).split("\n")[0] == repr(
+        "Found multiple values for 'trace' in ((TraceState(trace={'a': Array([0., 0.], "
+        "dtype=float32)}), EmptyState()), TraceState(trace={'a': Array([0., 0.], "
+        "dtype=float32)}))."
+    )
+    one = optim.trace(0.5).init({"a": jnp.zeros(2)})
+    text = "TraceState(trace={'a': Array([0., 0.], dtype=float32)})"
+    with pytest.raises(TreeKeyError) as info:
+        tree.set(one, nope=1)
+    assert str(info.value).split("\n")[0] == repr(f"Found no values matching 'nope' in {text}")
+    with pytest.raises(TreeKeyError) as info:
+        tree.set(one, lambda path, value: False, trace=1)
+    assert str(info.value).split("\n")[0] == repr(
+        f"Found no values matching 'trace' given the filtering operation in {text}"
+    )
+    with pytest.raises(TreeDtypeError) as info:
+        tree.dtype({"a": jnp.ones(2, jnp.float16), "b": [jnp.ones(2)]})
+    assert str(info.value).split("\n")[0] == (
+        "Expected dtype=dtype('float16') for (DictKey(key='b'), SequenceKey(idx=0)) "
+        "but got float32."
+    )
+    with pytest.raises(TreeDtypeError) as info:
+        tree.dtype({"a": jnp.ones(2)}, "max")
+    assert str(info.value).split("\n")[0] == (
+        "Invalid value for mixed_dtype_handler='max', possible values are: None, "
+        '"promote", "highest", "lowest".'
+    )
+    with pytest.raises(ValueError) as info:
+        tree.norm({"a": jnp.ones(2)}, ord=3)
+    assert str(info.value).split("\n")[0] == "Unsupported ord: 3"

@@ -21,6 +21,7 @@ NAMES = (
     "indexing",
     "linalg_fft",
     "optax_train",
+    "optax_more",
     "scipy_stats",
     "nn_funcs",
     "lax_ops",
