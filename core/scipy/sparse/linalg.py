@@ -1,18 +1,28 @@
-"""`core.scipy.sparse.linalg`: JAX's iterative solvers `cg`, `bicgstab` and `gmres`.
+"""`core.scipy.sparse.linalg`: the Krylov solvers `cg`, `bicgstab` and `gmres` of
+`jax.scipy.sparse.linalg`.
 
-`A` is a function (or a square matrix) applied to pytrees of arrays. `cg` and `bicgstab` are
-one `lax.while_loop` each, stopping at `|r|^2 <= max(tol^2 |b|^2, atol^2)` or after `maxiter`
-steps (default 10 times the size of `b`, as scipy). `gmres` restarts: each restart builds a
-`restart`-dimensional Krylov basis by Arnoldi with iterated classical Gram-Schmidt and solves
-the small least-squares problem, either at the end (`batched`: normal equations) or during the
-process by Givens rotations (`incremental`). Every solver runs inside `lax.custom_linear_solve`
-with itself as the transpose solve, so derivatives solve again instead of differentiating
-through the iterations, exactly as in JAX. `info` is None (`gmres`: -1 if the result is NaN).
+The operator `A` (and the preconditioner `M`) is a function of a pytree, or a square matrix; the
+solvers treat pytrees of arrays as vectors (`_Space` below), so they never flatten them. Each
+solver is a `lax.while_loop` over the textbook recurrences:
+
+- `cg`: preconditioned conjugate gradients for Hermitian positive-definite `A`;
+- `bicgstab`: van der Vorst's BiCGSTAB with right preconditioning, stopped by a breakdown
+  (a zero `rho`, `alpha` or `omega`) or, half-way through a step, by a small residual;
+- `gmres`: restarted GMRES. A restart builds an orthonormal Krylov basis by Arnoldi steps
+  (one classical Gram-Schmidt pass each, as JAX's iterated Gram-Schmidt does at its default
+  of two iterations) and solves the small least-squares problem at the end through its normal
+  equations (`batched`), or triangularizes the Hessenberg matrix by Givens rotations as it
+  grows and stops once the residual estimate is small (`incremental`).
+
+Iterations stop when `|r| <= max(tol |b|, atol)` or after `maxiter` steps (restarts for
+`gmres`; default ten times the size of `b`, as in scipy). Every solver runs inside
+`lax.custom_linear_solve` with itself as the transpose solve, so derivatives solve again rather
+than differentiate through the iterations, as in JAX. `info` is JAX's placeholder None, except
+`gmres`'s: -1 when the solution is NaN, else 0.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -23,167 +33,198 @@ import core.numpy as jnp
 from core import dtypes, lax
 from core.array import Array
 from core.scipy.errors import ModeError, NotAnOperatorError, ShapeMismatchError
-from core.scipy.linalg import solve as _solve_dense
+from core.scipy.linalg import solve as _dense_solve
 from core.scipy.linalg import solve_triangular
-from core.tree_util import tree_leaves, tree_map, tree_reduce, tree_structure
+from core.tree_util import tree_leaves, tree_map, tree_structure
 
 __all__ = ["bicgstab", "cg", "gmres"]
 
-_dot = partial(jnp.dot, precision=lax.Precision.HIGHEST)
-_vdot = partial(jnp.vdot, precision=lax.Precision.HIGHEST)
-_einsum = partial(jnp.einsum, precision=lax.Precision.HIGHEST)
+_HIGHEST = lax.Precision.HIGHEST
 
 
-def _vdot_real_part(x: Any, y: Any) -> Any:
-    # Used for z^H M z with M Hermitian positive definite, which is real.
-    result = _vdot(x.real, y.real)
-    if jnp.iscomplexobj(x) or jnp.iscomplexobj(y):
-        result += _vdot(x.imag, y.imag)
-    return result
+class _Space:
+    """Vector-space operations on pytrees of arrays (all leaves together form one vector)."""
+
+    @staticmethod
+    def inner(x: Any, y: Any) -> Any:
+        """The Hermitian inner product `x^H y`."""
+        return sum(
+            jnp.vdot(a, b, precision=_HIGHEST) for a, b in zip(tree_leaves(x), tree_leaves(y))
+        )
+
+    @staticmethod
+    def inner_real(x: Any, y: Any) -> Any:
+        """The real part of `x^H y` (real for `z^H M z` with `M` Hermitian)."""
+
+        def leaf(a: Any, b: Any) -> Any:
+            out = jnp.vdot(a.real, b.real, precision=_HIGHEST)
+            if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
+                out = out + jnp.vdot(a.imag, b.imag, precision=_HIGHEST)
+            return out
+
+        return sum(leaf(a, b) for a, b in zip(tree_leaves(x), tree_leaves(y)))
+
+    @classmethod
+    def norm(cls, x: Any) -> Any:
+        return jnp.sqrt(cls.inner_real(x, x))
+
+    @staticmethod
+    def axpy(alpha: Any, x: Any, y: Any) -> Any:
+        """`alpha x + y`."""
+        return tree_map(lambda a, b: alpha * a + b, x, y)
+
+    @staticmethod
+    def minus(x: Any, y: Any) -> Any:
+        return tree_map(lambda a, b: a - b, x, y)
+
+    @staticmethod
+    def select(flag: Any, x: Any, y: Any) -> Any:
+        return tree_map(lambda a, b: jnp.where(flag, a, b), x, y)
+
+    @staticmethod
+    def dtype(x: Any) -> Any:
+        return jnp.result_type(*tree_leaves(x))
+
+    @staticmethod
+    def size(x: Any) -> int:
+        return sum(np.size(leaf) for leaf in tree_leaves(x))
 
 
-def _vdot_real_tree(x: Any, y: Any) -> Any:
-    return sum(tree_leaves(tree_map(_vdot_real_part, x, y)))
+def _as_operator(op: Any) -> Callable:
+    """A function for `op`: itself if callable, else `op @ x` for a square matrix."""
+    if callable(op):
+        return op
+    if isinstance(op, (np.ndarray, Array)) or hasattr(op, "__matmul__"):
+        if len(op.shape) != 2 or op.shape[0] != op.shape[1]:
+            raise ShapeMismatchError(
+                f"linear operator must be a square matrix, but has shape: {op.shape}"
+            )
+        if isinstance(op, (np.ndarray, Array)):
+            return partial(jnp.dot, op, precision=_HIGHEST)
+        return op.__matmul__
+    raise NotAnOperatorError(f"linear operator must be either a function or ndarray: {op}")
 
 
-def _vdot_tree(x: Any, y: Any) -> Any:
-    return sum(tree_leaves(tree_map(_vdot, x, y)))
-
-
-def _norm(x: Any) -> Any:
-    xs = tree_leaves(x)
-    return jnp.sqrt(sum(map(_vdot_real_part, xs, xs)))
-
-
-def _mul(scalar: Any, tree: Any) -> Any:
-    return tree_map(partial(operator.mul, scalar), tree)
-
-
-_add = partial(tree_map, operator.add)
-_sub = partial(tree_map, operator.sub)
-
-
-def _identity(x: Any) -> Any:
+def _no_preconditioner(x: Any) -> Any:
     return x
 
 
-def _normalize_matvec(f: Any) -> Callable:
-    """A function for `f`: itself if callable, else `f @ x` for a square matrix."""
-    if callable(f):
-        return f
-    if isinstance(f, (np.ndarray, Array)) or hasattr(f, "__matmul__"):
-        if len(f.shape) != 2 or f.shape[0] != f.shape[1]:
-            raise ShapeMismatchError(
-                f"linear operator must be a square matrix, but has shape: {f.shape}"
-            )
-        return partial(_dot, f) if isinstance(f, (np.ndarray, Array)) else f.__matmul__
-    raise NotAnOperatorError(f"linear operator must be either a function or ndarray: {f}")
-
-
-def _cg_solve(A, b, x0=None, *, maxiter, tol=1e-5, atol=0.0, M=_identity):
-    bs = _vdot_real_tree(b, b)
-    atol2 = jnp.maximum(jnp.square(tol) * bs, jnp.square(atol))
-
-    def cond_fun(value):
-        _, r, gamma, _, k = value
-        rs = gamma.real if M is _identity else _vdot_real_tree(r, r)
-        return (rs > atol2) & (k < maxiter)
-
-    def body_fun(value):
-        x, r, gamma, p, k = value
-        Ap = A(p)
-        alpha = gamma / _vdot_real_tree(p, Ap).astype(dtype)
-        x_ = _add(x, _mul(alpha, p))
-        r_ = _sub(r, _mul(alpha, Ap))
-        z_ = M(r_)
-        gamma_ = _vdot_real_tree(r_, z_).astype(dtype)
-        p_ = _add(z_, _mul(gamma_ / gamma, p))
-        return x_, r_, gamma_, p_, k + 1
-
-    r0 = _sub(b, A(x0))
-    p0 = z0 = M(r0)
-    dtype = jnp.result_type(*tree_leaves(p0))
-    gamma0 = _vdot_real_tree(r0, z0).astype(dtype)
-    x_final, *_ = lax.while_loop(cond_fun, body_fun, (x0, r0, gamma0, p0, 0))
-    return x_final
-
-
-def _bicgstab_solve(A, b, x0=None, *, maxiter, tol=1e-5, atol=0.0, M=_identity):
-    bs = _vdot_real_tree(b, b)
-    atol2 = jnp.maximum(jnp.square(tol) * bs, jnp.square(atol))
-
-    def cond_fun(value):
-        _, r, *_, k = value
-        # k < 0 marks a breakdown
-        return (_vdot_real_tree(r, r) > atol2) & (k < maxiter) & (k >= 0)
-
-    def body_fun(value):
-        x, r, rhat, alpha, omega, rho, p, q, k = value
-        rho_ = _vdot_tree(rhat, r)
-        beta = rho_ / rho * alpha / omega
-        p_ = _add(r, _mul(beta, _sub(p, _mul(omega, q))))
-        phat = M(p_)
-        q_ = A(phat)
-        alpha_ = rho_ / _vdot_tree(rhat, q_)
-        s = _sub(r, _mul(alpha_, q_))
-        exit_early = _vdot_real_tree(s, s) < atol2
-        shat = M(s)
-        t = A(shat)
-        omega_ = _vdot_tree(t, s) / _vdot_tree(t, t)
-        x_ = tree_map(
-            partial(jnp.where, exit_early),
-            _add(x, _mul(alpha_, phat)),
-            _add(x, _add(_mul(alpha_, phat), _mul(omega_, shat))),
-        )
-        r_ = tree_map(partial(jnp.where, exit_early), s, _sub(s, _mul(omega_, t)))
-        k_ = jnp.where((omega_ == 0) | (alpha_ == 0), -11, k + 1)
-        k_ = jnp.where(rho_ == 0, -10, k_)
-        return x_, r_, rhat, alpha_, omega_, rho_, p_, q_, k_
-
-    r0 = _sub(b, A(x0))
-    one = jnp.asarray(1, dtype=jnp.result_type(*tree_leaves(b)))
-    initial = (x0, r0, r0, one, one, one, r0, r0, 0)
-    x_final, *_ = lax.while_loop(cond_fun, body_fun, initial)
-    return x_final
-
-
-def _shapes(pytree: Any) -> list[tuple[int, ...]]:
-    return [np.shape(leaf) for leaf in tree_leaves(pytree)]
-
-
-def _isolve(
-    solve: Callable,
-    A: Any,
-    b: Any,
-    x0: Any = None,
-    *,
-    tol: float = 1e-5,
-    atol: float = 0.0,
-    maxiter: int | None = None,
-    M: Any = None,
-    check_symmetric: bool = False,
-) -> tuple[Any, None]:
-    if x0 is None:
-        x0 = tree_map(jnp.zeros_like, b)
-    if maxiter is None:
-        maxiter = 10 * sum(np.size(leaf) for leaf in tree_leaves(b))  # as scipy
-    A = _normalize_matvec(A)
-    M = _identity if M is None else _normalize_matvec(M)
+def _check_start(x0: Any, b: Any) -> None:
     if tree_structure(x0) != tree_structure(b):
         raise ShapeMismatchError(
             "x0 and b must have matching tree structure: "
             f"{tree_structure(x0)} vs {tree_structure(b)}"
         )
-    if _shapes(x0) != _shapes(b):
+
+
+def _residual_bound(b: Any, tol: float, atol: float) -> Any:
+    """The squared residual norm at which `cg`/`bicgstab` stop."""
+    return jnp.maximum(jnp.square(tol) * _Space.inner_real(b, b), jnp.square(atol))
+
+
+# ---- conjugate gradients
+
+
+def _cg_loop(A, b, x0, *, maxiter, tol, atol, M):
+    """Preconditioned CG: `z = M r`, step along `p`, next `p = z + (r.z / r_old.z_old) p`."""
+    bound = _residual_bound(b, tol, atol)
+    r = _Space.minus(b, A(x0))
+    z = M(r)
+    dtype = _Space.dtype(z)
+    rz = _Space.inner_real(r, z).astype(dtype)
+
+    def going(state):
+        _, r, _, _, k = state
+        return (_Space.inner_real(r, r) > bound) & (k < maxiter)
+
+    def step(state):
+        x, r, p, rz, k = state
+        Ap = A(p)
+        alpha = rz / _Space.inner_real(p, Ap).astype(dtype)
+        x = _Space.axpy(alpha, p, x)
+        r = _Space.axpy(-alpha, Ap, r)
+        z = M(r)
+        rz_next = _Space.inner_real(r, z).astype(dtype)
+        p = _Space.axpy(rz_next / rz, p, z)
+        return x, r, p, rz_next, k + 1
+
+    return lax.while_loop(going, step, (x0, r, z, rz, 0))[0]
+
+
+# ---- BiCGSTAB
+
+_RHO_BREAKDOWN, _ALPHA_OMEGA_BREAKDOWN = -10, -11  # negative counters end the loop
+
+
+def _bicgstab_loop(A, b, x0, *, maxiter, tol, atol, M):
+    """BiCGSTAB: a BiCG step along `p` to the half-way residual `s`, then a minimal-residual
+    step along `M s`; stops half-way when `s` is small enough."""
+    bound = _residual_bound(b, tol, atol)
+    r = _Space.minus(b, A(x0))
+    shadow = r  # the fixed shadow residual r^
+    one = jnp.asarray(1, dtype=_Space.dtype(b))
+    zero = tree_map(jnp.zeros_like, r)
+
+    def going(state):
+        _, r, *_, k = state
+        return (_Space.inner_real(r, r) > bound) & (k < maxiter) & (k >= 0)
+
+    def step(state):
+        x, r, p, v, rho, alpha, omega, k = state
+        rho_next = _Space.inner(shadow, r)
+        beta = (rho_next / rho) * (alpha / omega)
+        p = _Space.axpy(beta, _Space.axpy(-omega, v, p), r)
+        p_hat = M(p)
+        v = A(p_hat)
+        alpha = rho_next / _Space.inner(shadow, v)
+        s = _Space.axpy(-alpha, v, r)
+        half_way = _Space.inner_real(s, s) < bound
+        s_hat = M(s)
+        t = A(s_hat)
+        omega = _Space.inner(t, s) / _Space.inner(t, t)
+        x_half = _Space.axpy(alpha, p_hat, x)
+        x = _Space.select(half_way, x_half, _Space.axpy(omega, s_hat, x_half))
+        r = _Space.select(half_way, s, _Space.axpy(-omega, t, s))
+        k = jnp.where((omega == 0) | (alpha == 0), _ALPHA_OMEGA_BREAKDOWN, k + 1)
+        k = jnp.where(rho_next == 0, _RHO_BREAKDOWN, k)
+        return x, r, p, v, rho_next, alpha, omega, k
+
+    return lax.while_loop(going, step, (x0, r, zero, zero, one, one, one, 0))[0]
+
+
+def _krylov_solve(
+    loop: Callable,
+    A: Any,
+    b: Any,
+    x0: Any,
+    *,
+    tol: float,
+    atol: float,
+    maxiter: int | None,
+    M: Any,
+    hermitian: bool,
+) -> tuple[Any, None]:
+    """Runs `loop` as the solve (and transpose solve) of `lax.custom_linear_solve`."""
+    if x0 is None:
+        x0 = tree_map(jnp.zeros_like, b)
+    if maxiter is None:
+        maxiter = 10 * _Space.size(b)
+    A = _as_operator(A)
+    M = _no_preconditioner if M is None else _as_operator(M)
+    _check_start(x0, b)
+    shapes_x0 = [np.shape(leaf) for leaf in tree_leaves(x0)]
+    shapes_b = [np.shape(leaf) for leaf in tree_leaves(b)]
+    if shapes_x0 != shapes_b:
         raise ShapeMismatchError(
-            f"arrays in x0 and b must have matching shapes: {_shapes(x0)} vs {_shapes(b)}"
+            f"arrays in x0 and b must have matching shapes: {shapes_x0} vs {shapes_b}"
         )
-    isolve_solve = partial(solve, x0=x0, tol=tol, atol=atol, maxiter=maxiter, M=M)
-    # A real positive-definite operator is symmetric.
-    symmetric = check_symmetric and all(not jnp.iscomplexobj(leaf) for leaf in tree_leaves(b))
-    x = lax.custom_linear_solve(
-        A, b, solve=isolve_solve, transpose_solve=isolve_solve, symmetric=symmetric
-    )
+
+    def solve(A: Callable, b: Any) -> Any:
+        return loop(A, b, x0, maxiter=maxiter, tol=tol, atol=atol, M=M)
+
+    # a real Hermitian operator is symmetric, so its transpose solve is the solve itself
+    symmetric = hermitian and not any(jnp.iscomplexobj(leaf) for leaf in tree_leaves(b))
+    x = lax.custom_linear_solve(A, b, solve=solve, transpose_solve=solve, symmetric=symmetric)
     return x, None
 
 
@@ -212,8 +253,8 @@ def cg(
     Returns:
         `(x, None)`: the solution, structured like `b`, and JAX's placeholder `info`.
     """
-    return _isolve(
-        _cg_solve, A=A, b=b, x0=x0, tol=tol, atol=atol, maxiter=maxiter, M=M, check_symmetric=True
+    return _krylov_solve(
+        _cg_loop, A, b, x0, tol=tol, atol=atol, maxiter=maxiter, M=M, hermitian=True
     )
 
 
@@ -241,180 +282,135 @@ def bicgstab(
     Returns:
         `(x, None)`: the solution, structured like `b`, and JAX's placeholder `info`.
     """
-    return _isolve(_bicgstab_solve, A=A, b=b, x0=x0, tol=tol, atol=atol, maxiter=maxiter, M=M)
-
-
-def _safe_normalize(x: Any, thresh: Any = None) -> tuple[Any, Any]:
-    """`x / |x|` and `|x|`, or zeros and 0 where `|x| <= thresh` (default the dtype's eps)."""
-    norm = _norm(x)
-    dtype = jnp.result_type(*tree_leaves(x))
-    if thresh is None:
-        thresh = dtypes.finfo(norm.dtype).eps
-    thresh = jnp.asarray(thresh).astype(dtype).real
-    use_norm = norm > thresh
-    norm_cast = norm.astype(dtype)
-    normalized_x = tree_map(lambda y: jnp.where(use_norm, y / norm_cast, 0.0), x)
-    return normalized_x, jnp.where(use_norm, norm, 0.0)
-
-
-def _project_on_columns(A: Any, v: Any) -> Any:
-    """`A^H v` over the leaves."""
-    v_proj = tree_map(lambda X, y: _einsum("...n,...->n", X.conj(), y), A, v)
-    return tree_reduce(operator.add, v_proj)
-
-
-def _iterative_classical_gram_schmidt(Q, x, xnorm, max_iterations=2):
-    """Orthogonalizes `x` against the orthonormal columns of `Q`, repeating (up to
-    `max_iterations`) while the overlaps `r` stay below `|q| / sqrt(2)`; returns `(q, r)`."""
-    Q0 = tree_leaves(Q)[0]
-    r = jnp.zeros(Q0.shape[-1], dtype=Q0.dtype)
-    xnorm_scaled = xnorm / jnp.sqrt(2.0)
-
-    def body_function(carry):
-        k, q, r, qnorm_scaled = carry
-        h = _project_on_columns(Q, q)
-        q = _sub(q, tree_map(lambda X: _dot(X, h), Q))
-        r = _add(r, h)
-
-        def qnorm_cond(carry):
-            k, not_done, _, _ = carry
-            return jnp.logical_and(not_done, k < (max_iterations - 1))
-
-        def qnorm(carry):
-            k, _, q, qnorm_scaled = carry
-            _, qnorm = _safe_normalize(q)
-            return (k, False, q, qnorm / jnp.sqrt(2.0))
-
-        _, _, q, qnorm_scaled = lax.while_loop(qnorm_cond, qnorm, (k, True, q, qnorm_scaled))
-        return (k + 1, q, r, qnorm_scaled)
-
-    def cond_function(carry):
-        k, _, r, qnorm_scaled = carry
-        _, rnorm = _safe_normalize(r)
-        return jnp.logical_and(k < (max_iterations - 1), rnorm < qnorm_scaled)
-
-    carry = body_function((0, x, r, xnorm_scaled))
-    _, q, r, _ = lax.while_loop(cond_function, body_function, carry)
-    return q, r
-
-
-def _kth_arnoldi_iteration(k, A, M, V, H):
-    """Adds the orthonormalized Krylov vector `M(A(V[:, k]))` as `V[:, k+1]` and its overlaps
-    as `H[k, :]`; a vector below `eps |v|` marks an invariant subspace (breakdown)."""
-    dtype = jnp.result_type(*tree_leaves(V))
-    eps = dtypes.finfo(dtype).eps
-    v = M(A(tree_map(lambda x: x[..., k], V)))
-    _, v_norm_0 = _safe_normalize(v)
-    v, h = _iterative_classical_gram_schmidt(V, v, v_norm_0, max_iterations=2)
-    unit_v, v_norm_1 = _safe_normalize(v, thresh=eps * v_norm_0)
-    V = tree_map(lambda X, y: X.at[..., k + 1].set(y), V, unit_v)
-    h = h.at[k + 1].set(v_norm_1.astype(dtype))
-    return V, H.at[k, :].set(h), v_norm_1 == 0.0
-
-
-def _rotate_vectors(H, i, cs, sn):
-    x1, y1 = H[i], H[i + 1]
-    H = H.at[i].set(cs.conj() * x1 - sn.conj() * y1)
-    return H.at[i + 1].set(sn * x1 + cs * y1)
-
-
-def _givens_rotation(a, b):
-    b_zero = abs(b) == 0
-    a_lt_b = abs(a) < abs(b)
-    t = -jnp.where(a_lt_b, a, b) / jnp.where(a_lt_b, b, a)
-    r = lax.rsqrt(1 + abs(t) ** 2).astype(t.dtype)
-    cs = jnp.where(b_zero, 1, jnp.where(a_lt_b, r * t, r))
-    sn = jnp.where(b_zero, 0, jnp.where(a_lt_b, r, r * t))
-    return cs, sn
-
-
-def _apply_givens_rotations(H_row, givens, k):
-    """Applies the stored rotations to `H_row`, then a new one zeroing its element `k + 1`."""
-    R_row = lax.fori_loop(0, k, lambda i, row: _rotate_vectors(row, i, *givens[i, :]), H_row)
-    factors = _givens_rotation(R_row[k], R_row[k + 1])
-    return _rotate_vectors(R_row, k, *factors), givens.at[k, :].set(factors)
-
-
-def _krylov_basis(unit_residual, restart):
-    return tree_map(
-        lambda x: jnp.pad(x[..., None], ((0, 0),) * x.ndim + ((0, restart),)), unit_residual
+    return _krylov_solve(
+        _bicgstab_loop, A, b, x0, tol=tol, atol=atol, maxiter=maxiter, M=M, hermitian=False
     )
 
 
-def _restart_end(A, b, x0, V, y, M):
-    x = _add(x0, tree_map(lambda X: _dot(X[..., :-1], y), V))
-    unit_residual, residual_norm = _safe_normalize(M(_sub(b, A(x))))
-    return x, unit_residual, residual_norm
+# ---- GMRES
 
 
-def _gmres_incremental(A, b, x0, unit_residual, residual_norm, ptol, restart, M):
-    """One restart, with the QR factorization of the Hessenberg matrix built as it grows."""
-    V = _krylov_basis(unit_residual, restart)
-    dtype = jnp.result_type(*tree_leaves(b))
-    R = jnp.eye(restart, restart + 1, dtype=dtype)
-    givens = jnp.zeros((restart, 2), dtype=dtype)
-    beta_vec = jnp.zeros((restart + 1), dtype=dtype).at[0].set(residual_norm.astype(dtype))
-
-    def loop_cond(carry):
-        k, err, _, _, _, _ = carry
-        return jnp.logical_and(k < restart, err > ptol)
-
-    def arnoldi_qr_step(carry):
-        k, _, V, R, beta_vec, givens = carry
-        V, H, _ = _kth_arnoldi_iteration(k, A, M, V, R)
-        R_row, givens = _apply_givens_rotations(H[k, :], givens, k)
-        R = R.at[k, :].set(R_row)
-        beta_vec = _rotate_vectors(beta_vec, k, *givens[k, :])
-        return k + 1, abs(beta_vec[k + 1]), V, R, beta_vec, givens
-
-    carry = lax.while_loop(loop_cond, arnoldi_qr_step, (0, residual_norm, V, R, beta_vec, givens))
-    _, _, V, R, beta_vec, _ = carry
-    y = solve_triangular(R[:, :-1].T, beta_vec[:-1])
-    return _restart_end(A, b, x0, V, y, M)
+def _unit(x: Any, floor: Any = None) -> tuple[Any, Any]:
+    """`(x / |x|, |x|)`, or zeros and 0 when `|x|` is at most `floor` (default the dtype's
+    machine epsilon): a vector that small counts as no direction at all."""
+    size = _Space.norm(x)
+    dtype = _Space.dtype(x)
+    if floor is None:
+        floor = dtypes.finfo(size.dtype).eps
+    keep = size > jnp.asarray(floor).astype(dtype).real
+    divisor = size.astype(dtype)
+    unit = tree_map(lambda leaf: jnp.where(keep, leaf / divisor, 0.0), x)
+    return unit, jnp.where(keep, size, 0.0)
 
 
-def _lstsq(a, b):
-    return _solve_dense(_dot(a.T.conj(), a), _dot(a.T.conj(), b), assume_a="pos")
+def _column(basis: Any, k: Any) -> Any:
+    return tree_map(lambda leaf: leaf[..., k], basis)
 
 
-def _gmres_batched(A, b, x0, unit_residual, residual_norm, ptol, restart, M):
-    """One restart: the whole Arnoldi process, then the least-squares solve."""
-    del ptol
-    V = _krylov_basis(unit_residual, restart)
-    dtype = jnp.result_type(*tree_leaves(b))
-    H = jnp.eye(restart, restart + 1, dtype=dtype)
-
-    def loop_cond(carry):
-        _, _, breakdown, k = carry
-        return jnp.logical_and(k < restart, jnp.logical_not(breakdown))
-
-    def arnoldi_process(carry):
-        V, H, _, k = carry
-        V, H, breakdown = _kth_arnoldi_iteration(k, A, M, V, H)
-        return V, H, breakdown, k + 1
-
-    V, H, _, _ = lax.while_loop(loop_cond, arnoldi_process, (V, H, False, 0))
-    beta_vec = jnp.zeros((restart + 1,), dtype=H.dtype).at[0].set(residual_norm.astype(dtype))
-    return _restart_end(A, b, x0, V, _lstsq(H.T, beta_vec), M)
+def _arnoldi_step(A, M, basis, k):
+    """The next Krylov direction `M A v_k`, made orthogonal to the basis by one classical
+    Gram-Schmidt pass and stored as column `k + 1`. Returns the basis, the Hessenberg column
+    (the overlaps and the new vector's norm, length `restart + 1`) and whether the new vector
+    vanished (the Krylov space is invariant: the solution is in the basis already)."""
+    dtype = _Space.dtype(basis)
+    w = M(A(_column(basis, k)))
+    _, w_size = _unit(w)
+    overlaps = sum(
+        jnp.einsum("...n,...->n", leaf.conj(), wl, precision=_HIGHEST)
+        for leaf, wl in zip(tree_leaves(basis), tree_leaves(w))
+    )
+    w = tree_map(lambda leaf, wl: wl - jnp.dot(leaf, overlaps, precision=_HIGHEST), basis, w)
+    direction, height = _unit(w, floor=dtypes.finfo(dtype).eps * w_size)
+    basis = tree_map(lambda leaf, d: leaf.at[..., k + 1].set(d), basis, direction)
+    return basis, overlaps.at[k + 1].set(height.astype(dtype)), height == 0.0
 
 
-def _gmres_solve(A, b, x0, atol, ptol, restart, maxiter, M, gmres_func):
-    """Restarts `gmres_func` from the last solution until `|M(b - A x)| <= atol` or `maxiter`."""
-    unit_residual, residual_norm = _safe_normalize(M(_sub(b, A(x0))))
+def _start_basis(direction: Any, restart: int) -> Any:
+    """`restart + 1` basis columns: `direction` first, zeros after."""
+    return tree_map(
+        lambda leaf: jnp.pad(leaf[..., None], ((0, 0),) * leaf.ndim + ((0, restart),)), direction
+    )
 
-    def cond_fun(value):
-        _, k, _, residual_norm = value
-        return jnp.logical_and(k < maxiter, residual_norm > atol)
 
-    def body_fun(value):
-        x, k, unit_residual, residual_norm = value
-        x, unit_residual, residual_norm = gmres_func(
-            A, b, x, unit_residual, residual_norm, ptol, restart, M
-        )
-        return x, k + 1, unit_residual, residual_norm
+def _givens(a: Any, b: Any) -> tuple[Any, Any]:
+    """`(c, s)` of the rotation taking `(a, b)` to `(r, 0)` (Golub and Van Loan's stable
+    form: the ratio of the smaller to the larger entry, so nothing overflows)."""
+    b_larger = abs(a) < abs(b)
+    ratio = -jnp.where(b_larger, a, b) / jnp.where(b_larger, b, a)
+    scale = lax.rsqrt(1 + abs(ratio) ** 2).astype(ratio.dtype)
+    c = jnp.where(b_larger, scale * ratio, scale)
+    s = jnp.where(b_larger, scale, scale * ratio)
+    b_zero = abs(b) == 0
+    return jnp.where(b_zero, 1, c), jnp.where(b_zero, 0, s)
 
-    x_final, *_ = lax.while_loop(cond_fun, body_fun, (x0, 0, unit_residual, residual_norm))
-    return x_final
+
+def _rotate(v: Any, i: Any, c: Any, s: Any) -> Any:
+    """Applies the rotation `(c, s)` to entries `i` and `i + 1` of `v`."""
+    a, b = v[i], v[i + 1]
+    return v.at[i].set(c.conj() * a - s.conj() * b).at[i + 1].set(s * a + c * b)
+
+
+def _finish_restart(A, b, M, x, basis, y):
+    """The new solution `x + V y` and its preconditioned residual, as a unit vector and norm."""
+    x = tree_map(lambda xl, leaf: xl + jnp.dot(leaf[..., :-1], y, precision=_HIGHEST), x, basis)
+    direction, size = _unit(M(_Space.minus(b, A(x))))
+    return x, direction, size
+
+
+def _restart_givens(A, b, M, x, direction, size, target, restart):
+    """One restart triangularizing the Hessenberg matrix as it grows, by Givens rotations;
+    it stops early once the rotated right-hand side's last entry (the residual) is small."""
+    dtype = _Space.dtype(b)
+    rows = jnp.eye(restart, restart + 1, dtype=dtype)  # the triangular factor, transposed
+    rotations = jnp.zeros((restart, 2), dtype=dtype)
+    rhs = jnp.zeros(restart + 1, dtype=dtype).at[0].set(size.astype(dtype))
+
+    def going(state):
+        k, residual, *_ = state
+        return (k < restart) & (residual > target)
+
+    def step(state):
+        k, _, basis, rows, rhs, rotations = state
+        basis, column, _ = _arnoldi_step(A, M, basis, k)
+        column = lax.fori_loop(0, k, lambda i, v: _rotate(v, i, *rotations[i]), column)
+        c, s = _givens(column[k], column[k + 1])
+        rows = rows.at[k].set(_rotate(column, k, c, s))
+        rotations = rotations.at[k].set(jnp.stack([c, s]))
+        rhs = _rotate(rhs, k, c, s)
+        return k + 1, abs(rhs[k + 1]), basis, rows, rhs, rotations
+
+    start = (0, size, _start_basis(direction, restart), rows, rhs, rotations)
+    _, _, basis, rows, rhs, _ = lax.while_loop(going, step, start)
+    y = solve_triangular(rows[:, :-1].T, rhs[:-1])
+    return _finish_restart(A, b, M, x, basis, y)
+
+
+def _restart_batched(A, b, M, x, direction, size, target, restart):
+    """One restart: all Arnoldi steps (until a breakdown), then the least-squares problem
+    `min |H y - |r| e_1|` through its normal equations. Rows of `H^T` never reached stay the
+    identity's, which keeps the normal equations regular after a breakdown."""
+    del target
+    dtype = _Space.dtype(b)
+
+    def going(state):
+        k, stop, _, _ = state
+        return (k < restart) & ~stop
+
+    def step(state):
+        k, _, basis, hessenberg_t = state
+        basis, column, stop = _arnoldi_step(A, M, basis, k)
+        return k + 1, stop, basis, hessenberg_t.at[k].set(column)
+
+    start = (0, False, _start_basis(direction, restart), jnp.eye(restart, restart + 1, dtype=dtype))
+    _, _, basis, hessenberg_t = lax.while_loop(going, step, start)
+    rhs = jnp.zeros(restart + 1, dtype=dtype).at[0].set(size.astype(dtype))
+    h = hessenberg_t.T
+    gram = jnp.dot(h.T.conj(), h, precision=_HIGHEST)
+    y = _dense_solve(gram, jnp.dot(h.T.conj(), rhs, precision=_HIGHEST), assume_a="pos")
+    return _finish_restart(A, b, M, x, basis, y)
+
+
+_GMRES_RESTARTS = {"batched": _restart_batched, "incremental": _restart_givens}
 
 
 def gmres(
@@ -449,31 +445,36 @@ def gmres(
     """
     if x0 is None:
         x0 = tree_map(jnp.zeros_like, b)
-    M = _identity if M is None else _normalize_matvec(M)
-    A = _normalize_matvec(A)
-    size = sum(np.size(leaf) for leaf in tree_leaves(b))
+    M = _no_preconditioner if M is None else _as_operator(M)
+    A = _as_operator(A)
+    size = _Space.size(b)
     if maxiter is None:
-        maxiter = 10 * size  # as scipy
+        maxiter = 10 * size
     restart = min(restart, size)
-    if tree_structure(x0) != tree_structure(b):
-        raise ShapeMismatchError(
-            "x0 and b must have matching tree structure: "
-            f"{tree_structure(x0)} vs {tree_structure(b)}"
-        )
-    b_norm = _norm(b)
-    atol = jnp.maximum(tol * b_norm, atol)
-    ptol = _norm(M(b)) * jnp.minimum(1.0, atol / b_norm)
-    if solve_method == "incremental":
-        gmres_func = _gmres_incremental
-    elif solve_method == "batched":
-        gmres_func = _gmres_batched
-    else:
+    _check_start(x0, b)
+    b_size = _Space.norm(b)
+    bound = jnp.maximum(tol * b_size, atol)
+    # the in-restart target, on the preconditioned residual
+    target = _Space.norm(M(b)) * jnp.minimum(1.0, bound / b_size)
+    if solve_method not in _GMRES_RESTARTS:
         raise ModeError(
             f"invalid solve_method {solve_method}, must be either 'incremental' or 'batched'"
         )
+    one_restart = _GMRES_RESTARTS[solve_method]
 
-    def _solve(A, b):
-        return _gmres_solve(A, b, x0, atol, ptol, restart, maxiter, M, gmres_func)
+    def solve(A: Callable, b: Any) -> Any:
+        direction, size = _unit(M(_Space.minus(b, A(x0))))
 
-    x = lax.custom_linear_solve(A, b, solve=_solve, transpose_solve=_solve)
-    return x, jnp.where(jnp.isnan(_norm(x)), -1, 0)
+        def going(state):
+            _, k, _, size = state
+            return (k < maxiter) & (size > bound)
+
+        def step(state):
+            x, k, direction, size = state
+            x, direction, size = one_restart(A, b, M, x, direction, size, target, restart)
+            return x, k + 1, direction, size
+
+        return lax.while_loop(going, step, (x0, 0, direction, size))[0]
+
+    x = lax.custom_linear_solve(A, b, solve=solve, transpose_solve=solve)
+    return x, jnp.where(jnp.isnan(_Space.norm(x)), -1, 0)
