@@ -883,8 +883,8 @@ def _validate_static(
     pos_only = {n for n in argnames if n in params and params[n].kind in bad_kinds}
     if pos_only:
         raise StaticArgumentError(
-            f"Jitted function has invalid argnames {pos_only} in {what}_argnames: these are "
-            f"positional-only; use {what}_argnums= instead."
+            f"Jitted function has invalid argnames {pos_only} in {what}_argnames. These are "
+            f"positional-only\nUse {what}_argnums= for them."
         )
     if inspect.Parameter.VAR_KEYWORD not in kinds and set(argnames) - set(params):
         raise StaticArgumentError(

@@ -63,7 +63,7 @@ def _deferring(fn, name: str, swap: bool = False):
 
 
 def _reshape(self, *shape, order="C"):
-    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+    if len(shape) == 1:  # one int or one sequence, as given (JAX's messages show it so)
         shape = shape[0]
     return shapes.reshape(self, shape, order)
 

@@ -42,6 +42,7 @@ from core.trace import Tracer, get_aval
 
 
 def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ...]:
+    given = shape  # JAX's messages show the shape as it was given (`5`, `[5]`, `(5,)`)
     shape = canonical_shape(shape, list)
     if shape.count(-1) > 1:
         raise TypeError(
@@ -53,14 +54,14 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
             raise ZeroSizeReshapeError(old, tuple(shape))
         if size % known:
             raise ShapeError(
-                f"cannot reshape array of shape {old} (size {size}) into shape {tuple(shape)} "
+                f"cannot reshape array of shape {old} (size {size}) into shape {given} "
                 f"because the product of specified axis sizes ({known}) does not evenly divide "
                 f"{size}"
             )
         shape = tuple(size // known if d == -1 else d for d in shape)
     if int(np.prod(shape, dtype=np.int64)) != size:
         raise ShapeError(
-            f"cannot reshape array of shape {old} (size {size}) into shape {tuple(shape)} "
+            f"cannot reshape array of shape {old} (size {size}) into shape {given} "
             f"(size {int(np.prod(shape, dtype=np.int64))})"
         )
     return shape

@@ -121,3 +121,11 @@ def test_repr_and_shape_dtype_struct_arguments():
         "Argument 'x' of shape int8[4,3] of type <class 'core.ShapeDtypeStruct'> is not a "
         "valid JAX type."
     )
+
+
+def test_static_argnames_of_positional_only_parameters():
+    with pytest.raises(ValueError) as e:
+        core.jit(lambda x, n, /: x * n, static_argnames="n")
+    assert str(e.value).splitlines()[0] == (  # JAX 0.10.2
+        "Jitted function has invalid argnames {'n'} in static_argnames. These are positional-only"
+    )

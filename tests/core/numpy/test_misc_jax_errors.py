@@ -226,3 +226,15 @@ def test_linspace_of_a_traced_count_is_a_concretization_error():
         "with shape int32[]",
         "'num' argument of jnp.linspace",
     ]
+
+
+@pytest.mark.parametrize(
+    ("shape", "shown"),  # JAX 0.10.2 shows the shape as it was given
+    [(5, "5"), ([5], "[5]"), ((5,), "(5,)")],
+)
+def test_reshape_error_shows_the_shape_as_given(shape, shown):
+    with pytest.raises(TypeError) as e:
+        jnp.ones(4).reshape(shape)
+    assert str(e.value).splitlines()[0] == (
+        f"cannot reshape array of shape (4,) (size 4) into shape {shown} (size 5)"
+    )

@@ -1143,6 +1143,87 @@ def _typeof_asarray() -> list[str]:
     ]
 
 
+def _more_api() -> list[str]:
+    j, v = "jax.jit", "jax.vmap"
+    return [
+        # static arguments of other kinds
+        "@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    k: int = 2\nout = jax.jit(lambda x, c: x * c.k, static_argnums=1)(jnp.arange(3.0), Cfg())",
+        "@dataclasses.dataclass\nclass Cfg:\n    k: int = 2\nout = jax.jit(lambda x, c: x * c.k, static_argnums=1)(jnp.arange(3.0), Cfg())",
+        f"{j}(lambda x, **kw: x * kw['n'], static_argnames='n')(jnp.arange(3.0), n=2)",
+        f"{j}(lambda x, **kw: x * kw['n'], static_argnames='n')(jnp.arange(3.0), n=[2])",
+        f"{j}(lambda x, *, n=2: x * n, static_argnames='n')(jnp.arange(3.0), n=3)",
+        f"{j}(lambda x, n, /: x * n, static_argnums=1)(jnp.arange(3.0), 2)",
+        f"{j}(lambda x, n, /: x * n, static_argnames='n')(jnp.arange(3.0), 2)",
+        f"{j}(lambda *a, **k: a[0] * k['s'], static_argnames='s')(jnp.ones(2), s=3)",
+        f"{j}(functools.partial(lambda x, w: x * w, w=jnp.arange(3.0)))(2.0)",
+        f"{j}(lambda x, f: f(x), static_argnums=1)(1.0, functools.partial(jnp.multiply, 3.0))",
+        f"{j}(lambda x: x * 2, static_argnums=())(1.0)",
+        f"{j}(lambda x: x * 2, static_argnames=())(1.0)",
+        f"{j}(lambda x: x * 2, static_argnums=None, static_argnames=None)(1.0)",
+        f"{j}(lambda x: x * 2, donate_argnums=None)(1.0)",
+        # errors raised inside pass through unchanged
+        f"{j}(lambda x: 1 / 0)(1.0)",
+        f"{j}(lambda x: {{}}['k'])(1.0)",
+        f"{j}(lambda x: jnp.ones(2) + jnp.ones(3))(1.0)",
+        f"{j}(lambda x: x.reshape(5))(jnp.ones(4))",
+        f"{j}(lambda x: x @ x)(jnp.ones((2, 3)))",
+        f"{j}(lambda x: lax.add(x, jnp.int8(1)))(1.0)",
+        # closures and globals
+        "k = [2.0]\nf = jax.jit(lambda x: x * k[0])\na = f(1.0)\nk[0] = 3.0\nb = f(1.0)\nout = (a, b, f(jnp.float32(1)))",
+        "w = jnp.arange(3.0)\nf = jax.jit(lambda x: x * w)\nout = f(2.0)",
+        "def outer(n):\n    @jax.jit\n    def f(x):\n        return x * n\n    return f\nout = (outer(2)(1.0), outer(3)(1.0))",
+        # jit and vmap with keyword arguments
+        f"{v}(lambda x, y: x + y, in_axes=(0, None))(jnp.ones(3), y=jnp.ones((3,)))",
+        f"{v}(lambda x, y=None: x if y is None else x + y)(jnp.ones(3))",
+        f"{v}(lambda x, *, s: x * s)(jnp.ones(3), s=jnp.arange(3.0))",
+        f"{v}(lambda x, *, s: x * s)(jnp.ones(3), s=2.0)",
+        f"{v}(lambda d: d['a'] * d['b'], in_axes=({{'a': 0, 'b': None}},))({{'a': jnp.ones(3), 'b': None}})",
+        f"{v}(lambda x, y: (x, y), in_axes=(0, {{'a': None, 'b': 1}}))(jnp.ones(2), {{'a': 1.0, 'b': jnp.ones((3, 2))}})",
+        f"{v}(lambda x: x, in_axes=({{'a': 0}},))({{'a': jnp.ones(2), 'b': jnp.ones(2)}})",
+        f"{v}({j}(lambda x, n: x * n, static_argnums=1), in_axes=(0, None))(jnp.arange(3.0), 2)",
+        f"{j}({v}(lambda x, n: x * n, in_axes=(0, None)), static_argnums=1)(jnp.arange(3.0), 2)",
+        f"{v}(lambda x: {j}(lambda y: y.sum())(x))(X34)",
+        f"jax.grad(lambda x: {j}(lambda y, n: (y ** n).sum(), static_argnums=1)(x, 3))(jnp.arange(3.0))",
+        f"jax.grad({j}(lambda x, n: x ** n, static_argnums=1))(2.0, 3)",
+        f"jax.grad({j}(lambda x, n: x ** n, static_argnames='n'))(2.0, n=3)",
+        f"jax.vmap(jax.grad({j}(lambda x, n: x ** n, static_argnums=1)), in_axes=(0, None))(jnp.arange(3.0), 2)",
+        # ensure_compile_time_eval under other transformations
+        "def f(x):\n    with jax.ensure_compile_time_eval():\n        y = jnp.arange(3.0) * 2\n    return x * y\nout = jax.vmap(f)(jnp.arange(3.0))",
+        "def f(x):\n    with jax.ensure_compile_time_eval():\n        y = jnp.float32(2) ** 3\n    return x * y\nout = jax.grad(f)(1.0)",
+        "def f(x):\n    with jax.ensure_compile_time_eval():\n        y = x * 2\n    return y\nout = jax.grad(f)(1.0)",
+        # linear_transpose misuse
+        "out = jax.linear_transpose(lambda x: x * 2, jnp.ones(3))(jnp.ones(2))",
+        "out = jax.linear_transpose(lambda x: (x, x), 1.0)(1.0)",
+        "out = jax.linear_transpose(lambda x, y: x * y, 1.0, 1.0)(1.0)",
+        "out = jax.linear_transpose(1.0, 1.0)",
+        "out = jax.linear_transpose(lambda x: x * 2, 'a')",
+        # Partial objects
+        "out = jtu.Partial(jnp.add, 1.0) == jtu.Partial(jnp.add, 1.0)",
+        "out = jax.tree.map(lambda v: v + 1, jtu.Partial(lambda x, y: x * y, jnp.ones(2)))(2.0)",
+        "out = jax.block_until_ready(jtu.Partial(jnp.add, jnp.ones(2)))(1.0)",
+        "out = jax.device_get(jtu.Partial(jnp.add, jnp.ones(2))).args",
+        "out = jax.eval_shape(lambda p: p(1.0), jtu.Partial(jnp.add, jnp.ones(2)))",
+        "out = jax.eval_shape(jtu.Partial(jnp.add, jnp.ones(2)), 1.0)",
+        "out = jax.make_jaxpr(jtu.Partial(jnp.add, jnp.ones(2)))(1.0).out_avals",
+        # disable_jit around transformations
+        "with jax.disable_jit():\n    out = jax.grad(jax.jit(lambda x: x ** 2))(3.0)",
+        "with jax.disable_jit():\n    out = jax.vmap(jax.jit(lambda x: x.sum()))(X34)",
+        "with jax.disable_jit():\n    out = jax.eval_shape(jax.jit(lambda x: x * 2), jnp.ones(3))",
+        "with jax.disable_jit():\n    out = jax.jit(lambda x, n: jnp.zeros(n) + x, static_argnums=1)(1.0, 3)",
+        "with jax.disable_jit():\n    out = jax.jit(lambda x: jnp.zeros(int(x)))(3)",
+        "with jax.disable_jit():\n    out = jax.checkpoint(lambda x: x * 2)(1.0)",
+        # make_jaxpr of functions with keyword arguments
+        "out = str(jax.make_jaxpr(lambda x, *, y: x + y)(1.0, y=jnp.ones(2)))",
+        "out = str(jax.make_jaxpr(lambda **kw: kw['a'] * 2)(a=1.0))",
+        "out = jax.make_jaxpr(lambda x, n: x * n, static_argnums=(1,))(1.0, n=2)",
+        "out = str(jax.make_jaxpr(lambda x, n: x * n, static_argnums=(1,), return_shape=True)(1.0, 3)[0])",
+        # typeof of tracers under each transformation
+        "s = []\njax.jit(jax.vmap(lambda x: s.append(str(jax.typeof(x))) or x))(jnp.ones((3, 2), jnp.int8))\nout = s",
+        "s = []\njax.jvp(lambda x: s.append(str(jax.typeof(x))) or x, (1.0,), (1.0,))\nout = s",
+        "s = []\njax.eval_shape(lambda x: s.append(str(jax.typeof(x))) or x, jax.ShapeDtypeStruct((2,), jnp.bfloat16))\nout = s",
+    ]
+
+
 def cases() -> list[str]:
     return (
         _jit_static()
@@ -1163,4 +1244,5 @@ def cases() -> list[str]:
         + _custom_rules()
         + _partial_and_devices()
         + _typeof_asarray()
+        + _more_api()
     )
