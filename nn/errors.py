@@ -11,6 +11,7 @@ name, re-exported here), so a ported ``except nn.errors.ScopeParamShapeError`` (
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from nn.flax_errors import (  # noqa: F401  (every flax.errors name is part of nn.errors)
@@ -84,8 +85,7 @@ class MissingRngError(_MessageKeyError, InvalidRngError):
         model.apply(variables, x, rngs={"dropout": key})
     """
 
-    def __init__(self, stream: str, path: str, available: Any):
-        scope_name = path.rstrip("/").rsplit("/", 1)[-1] or None  # Flax names the scope
+    def __init__(self, stream: str, path: str, available: Any, scope_name: str | None = None):
         super().__init__(
             _flax_first(f'{scope_name} needs PRNG for "{stream}"', "InvalidRngError", "")
             + f"Module at {path} needs a PRNG key for the stream {stream!r}, but the call got "
@@ -109,9 +109,10 @@ class UnliftedRngError(MissingRngError):
         nn.scan(Block, ..., split_rngs={"params": True, "dropout": True})
     """
 
-    def __init__(self, stream: str, path: str):
-        super(MissingRngError, self).__init__(  # its own message, not MissingRngError's
-            f"Module at {path} needs a PRNG key for the stream {stream!r}: the call got one, "
+    def __init__(self, stream: str, path: str, scope_name: str | None = None):
+        super(MissingRngError, self).__init__(  # Flax's first line, then its own message
+            _flax_first(f'{scope_name} needs PRNG for "{stream}"', "InvalidRngError", "")
+            + f"Module at {path} needs a PRNG key for the stream {stream!r}: the call got one, "
             f"but a lifted transform around the module (nn.scan, nn.vmap, ...) passes in only "
             f"the streams its split_rngs names. Name it there: split_rngs={{..., {stream!r}: "
             f"True}} (a key per step or index) or False (one key for all)."
@@ -125,24 +126,46 @@ class InvalidRngsError(InvalidRngError, TypeError, ValueError):
     Failing code: ``model.init(0, x)``. Fix: ``model.init(core.random.key(0), x)``.
     """
 
-    def __init__(self, rngs: Any, where: str):
+    def __init__(self, rngs: Any, where: str, module: str | None = None):
+        first = ""
+        if module is not None:  # Module.init/apply's check, with Flax's first line
+            first = _flax_first(
+                f"RNGs should be of shape (2,) or PRNGKey in Module {module}, but rngs are: {rngs}",
+                "InvalidRngError",
+                "",
+            )
         super().__init__(
-            f"{where} expects a PRNG key or a dict like {{'params': key, 'dropout': key}}, "
+            first + f"{where} expects a PRNG key or a dict like {{'params': key, 'dropout': key}}, "
             f"got {type(rngs).__name__}: {rngs!r:.80}. Make keys with core.random.key(seed)."
         )
 
 
-class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError, TypeError):
+class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError, TypeError, AttributeError):
     """The variables passed to ``apply``/``bind`` are not a dict of collections.
 
     Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
+    The first line is what Flax's ``apply`` raises: Python's own ``TypeError`` for a value
+    that is not iterable, its ``AttributeError`` for a non-mapping, its
+    ``ApplyScopeInvalidVariablesTypeError`` for a mapping whose collections are not dicts.
     """
 
     def __init__(self, variables: Any):
+        kind = type(variables).__name__
+        if isinstance(variables, Mapping):
+            first = _flax_first(
+                "The first argument passed to an apply function should be a dictionary of "
+                "collections. Each collection should be a dictionary with string keys.",
+                "ApplyScopeInvalidVariablesTypeError",
+                "",
+            )
+        elif hasattr(variables, "__iter__") or hasattr(variables, "__contains__"):
+            first = f"'{kind}' object has no attribute 'items'\n"
+        else:
+            first = f"argument of type '{kind}' is not iterable\n"
         super().__init__(
-            "apply/bind expects variables as a dict of collections, like "
+            first + "apply/bind expects variables as a dict of collections, like "
             "{'params': {...}, 'batch_stats': {...}} (what init returns), got "
-            f"{type(variables).__name__}."
+            f"{kind}."
         )
 
 
@@ -548,13 +571,42 @@ class TransformAxisSizeError(FlaxError, ValueError):
 
     def __init__(self, what: str, sizes: Any, path: str):
         option = "length" if what == "scan" else "axis_size"
-        found = f"inconsistent sizes {sizes}" if sizes else "no mapped input"
-        first = ""
-        if what == "vmap" and sizes:  # jax.vmap's first line, which Flax's nn.vmap raises
-            first = "vmap got inconsistent sizes for array axes to be mapped:\n"
+        if sizes:  # Flax's first lines
+            kind = "scan lengths" if what == "scan" else "batch axis sizes"
+            first = f"Inconsistent {kind}: {sizes}"
+        else:
+            first = f"{option} should be specified manually."
         super().__init__(
-            first + f"nn.{what} at {path} found {found} along the mapped axes of its inputs and "
-            f"variables. Make them agree, or pass {option}=n when nothing is mapped."
+            f"{first}\nnn.{what} at {path} found the sizes of its mapped inputs' first leaves "
+            f"disagree, or nothing mapped. Make them agree, or pass {option}=n when nothing is "
+            "mapped."
+        )
+
+
+class NonScalarGradError(FlaxError, ValueError):
+    """``nn.grad``/``nn.value_and_grad`` of a function whose value is not a scalar.
+
+    Failing code: ``nn.grad(lambda mdl, x: mdl(x), dense, x)`` (a vector out). Fix: reduce
+    the value to a scalar, ``lambda mdl, x: mdl(x).sum()``, or use ``nn.vjp``.
+    """
+
+    def __init__(self, shape: tuple):
+        super().__init__(
+            f"grad can only work on functions with scalar-valued outputs. out shape={shape}\n"
+            "Reduce the function's value to a scalar (e.g. .sum()), or use nn.vjp."
+        )
+
+
+class EmptyBranchesError(FlaxError, IndexError):
+    """``nn.switch`` got no branches (Flax fails indexing the empty list).
+
+    Failing code: ``nn.switch(i, [], mdl, x)``. Fix: pass at least one branch function.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "list index out of range\nnn.switch needs at least one branch: pass a non-empty "
+            "list of functions branch(mdl, *operands)."
         )
 
 
@@ -731,8 +783,8 @@ class RepeatedLogicalAxisError(FlaxError, ValueError):
 
     def __init__(self, names: Any, repeated: Any):
         super().__init__(
-            f"Unsupported: Dimensions {tuple(repeated)!r} occur more than once in array names "
-            f"{tuple(names)!r}. Give each axis of an array its own logical name."
+            f"Unsupported: Dimensions {tuple(repeated)!r} occur more than once in array names."
+            f"\nThe array names are {tuple(names)!r}: give each axis its own logical name."
         )
 
 

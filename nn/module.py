@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import core.numpy as jnp
+from core import dtypes as core_dtypes
 from core import source_info, tree_util
 from core.avals import ShapeDtypeStruct
 from nn import errors
@@ -820,11 +821,9 @@ class Module:
         if method is None:
             method = type(self).__call__
         elif isinstance(method, str):
-            attribute = method
-            method = getattr(type(self), attribute, None)
-            if not inspect.isfunction(method):
-                # Not a method: a submodule defined in setup, called on the bound module.
-                return lambda m, *a, **k: getattr(m, attribute)(*a, **k)
+            # looked up on the (unbound) module, as Flax does: a name that only setup defines
+            # raises its AttributeError, a field holding a callable is used as the method
+            method = getattr(self, method)
         if inspect.ismethod(method) and isinstance(method.__self__, Module):
             method = method.__func__
         if not callable(method):
@@ -858,6 +857,8 @@ class Module:
           The method's output, or ``(output, mutated_variables)`` when ``mutable`` is set.
         """
         _require_instance(self, "apply")
+        if rngs is not None:
+            _check_rngs_arg(self, rngs, "apply")
         return apply(
             self._method_fn(method),
             self,
@@ -876,6 +877,7 @@ class Module:
     ) -> tuple[Any, dict]:
         """Like :meth:`init`, but returns ``(output, variables)``."""
         _require_instance(self, "init_with_output")
+        _check_rngs_arg(self, rngs, "init")
         return init_with_output(
             self._method_fn(method),
             self,
@@ -1051,6 +1053,24 @@ def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Calla
             _context.capture_stack.pop()
 
     return scope_fn
+
+
+def _is_flax_key(rng: Any) -> bool:
+    """Flax's test of a key argument: a scalar typed key, or raw key data of shape (2,) and
+    dtype uint32 (an array; Python numbers and lists are not keys)."""
+    if isinstance(rng, scope_lib.LazyRng):
+        return True
+    if not scope_lib.is_valid_key(rng):
+        return False
+    if jnp.issubdtype(rng.dtype, core_dtypes.prng_key):
+        return rng.shape == ()
+    return tuple(rng.shape) == (2,) and rng.dtype == jnp.uint32
+
+
+def _check_rngs_arg(module: Module, rngs: Any, where: str) -> None:
+    """Raises Flax's InvalidRngError for an ``rngs`` argument that is neither a dict nor a key."""
+    if not isinstance(rngs, dict) and not _is_flax_key(rngs):
+        raise errors.InvalidRngsError(rngs, where, type(module).__name__)
 
 
 def _require_instance(obj: Any, method: str) -> None:

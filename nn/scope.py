@@ -230,6 +230,15 @@ def _init_shapes(init_fn: Callable, init_args: tuple, init_kwargs: dict) -> list
     return shapes
 
 
+def _merge_put(target: dict, key: str, value: Any) -> None:
+    """``target[key] = value``, but a mapping written over a dict is merged into it."""
+    if key in target and isinstance(target[key], dict) and isinstance(value, Mapping):
+        for k, v in value.items():
+            _merge_put(target[key], k, v)
+    else:
+        target[key] = value
+
+
 class Scope:
     """A cursor into a variable dict, with name reservations, RNG streams and mutability.
 
@@ -261,6 +270,9 @@ class Scope:
         self.mutable = mutable
         self.parent = parent
         self.path = tuple(path)
+        # the path as errors show it: a lifted scope's last name carries its transform's,
+        # as in Flax ("/scan()/hc", "/vmap(heads)/kernel")
+        self.debug_path = self.path
         self.flags = dict(flags or {})
         self.rng_counters = _RngCounters()
         self.reservations: dict[str, set] = {}
@@ -272,13 +284,14 @@ class Scope:
 
     @property
     def path_text(self) -> str:
-        return "/" + "/".join(self.path)
+        return "/" + "/".join(self.debug_path)
 
     def rewound(self) -> Scope:
         """A copy with no name reservations that keeps the RNG counters (for re-calls)."""
         scope = Scope(self._variables, self.rngs, self.name, self.mutable, self.parent, self.path)
         scope.flags = self.flags
         scope.rng_counters = self.rng_counters
+        scope.debug_path = self.debug_path
         return scope
 
     def name_reserved(self, name: str, col: str | None = None) -> bool:
@@ -307,6 +320,7 @@ class Scope:
             path=self.path + (name,),
         )
         child.flags = self.flags
+        child.debug_path = self.debug_path + (name,)
         child.rng_counters = self.rng_counters.children.setdefault(name, _RngCounters())
         return child
 
@@ -352,10 +366,14 @@ class Scope:
         return self._collection(col).get(name, default)
 
     def put_variable(self, col: str, name: str, value: Any) -> None:
-        """Writes a variable; raises :class:`~nn.errors.ImmutableCollectionError` if not allowed."""
+        """Writes a variable; raises :class:`~nn.errors.ImmutableCollectionError` if not allowed.
+
+        A dict written over a dict is merged into it key by key (as Flax does), so the
+        existing dicts keep their key order and the references other scopes hold to them.
+        """
         if not self.is_mutable_collection(col):
             raise errors.ImmutableCollectionError(col, name, self.path_text)
-        self._mutable_collection(col)[name] = value
+        _merge_put(self._mutable_collection(col), name, value)
 
     def variable(
         self,
@@ -424,8 +442,8 @@ class Scope:
         if name not in self.rngs:
             if "params" not in self.rngs:
                 if name in self.flags.get("unlifted_rngs", ()):
-                    raise errors.UnliftedRngError(name, self.path_text)
-                raise errors.MissingRngError(name, self.path_text, self.rngs.keys())
+                    raise errors.UnliftedRngError(name, self.path_text, self.name)
+                raise errors.MissingRngError(name, self.path_text, self.rngs.keys(), self.name)
             name = "params"
         count = self.rng_counters.streams.get(name, 0) + 1
         self.rng_counters.streams[name] = count

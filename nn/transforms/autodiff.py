@@ -15,6 +15,7 @@ from typing import Any
 import core
 import core.numpy as jnp
 from core import tree_util
+from nn import errors
 from nn.module import Module
 from nn.scope import CollectionFilter
 from nn.transforms.module_level import (
@@ -48,10 +49,15 @@ def value_and_grad(
       rngs: the RNG streams lifted (default all).
 
     Returns:
-      ``(value, grads)``, or ``(value, aux, grads)`` with ``has_aux``; ``grads`` is a tuple
+      ``(value, grads)``, or ``((value, aux), grads)`` with ``has_aux``; ``grads`` is a tuple
       with one entry per primal.
+
+    Raises:
+      NotImplementedError: ``reduce_axes`` is not empty.
+      ValueError: ``fn``'s value is not a scalar.
     """
-    del reduce_axes
+    if reduce_axes:
+        raise NotImplementedError("reduce_axes argument to value_and_grad is deprecated")
 
     def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
         scope_fn = as_scope_fn(fn)
@@ -64,9 +70,12 @@ def value_and_grad(
 
         y, bwd, (aux, out_groups) = core.vjp(wrapper, *primals, has_aux=True)
         grads = bwd(jnp.ones_like(y))
-        return ((y, aux, grads) if has_aux else (y, grads)), out_groups
+        return (y, aux, grads), out_groups
 
-    return _run_lifted(mdl, "value_and_grad", (variables,), (variables,), (rngs,), inner)
+    y, aux, grads = _run_lifted(mdl, "value_and_grad", (variables,), (variables,), (rngs,), inner)
+    if jnp.shape(y) != ():
+        raise errors.NonScalarGradError(jnp.shape(y))
+    return ((y, aux), grads) if has_aux else (y, grads)
 
 
 def grad(
@@ -83,6 +92,8 @@ def grad(
     Returns:
       ``grads`` (a tuple, one per primal), or ``(grads, aux)`` with ``has_aux``.
     """
+    if reduce_axes:
+        raise NotImplementedError("reduce_axes argument to grad is deprecated")
     out = value_and_grad(
         fn,
         mdl,
@@ -93,7 +104,7 @@ def grad(
         rngs=rngs,
     )
     if has_aux:
-        _, aux, grads = out
+        (_, aux), grads = out
         return grads, aux
     return out[1]
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core import lax, random
+from nn import errors
 from nn.module import Module
 from nn.scope import CollectionFilter
 from nn.transforms.module_level import (
@@ -82,7 +83,12 @@ def switch(
 
     Returns:
       The output of the selected branch.
+
+    Raises:
+      EmptyBranchesError: ``branches`` is empty.
     """
+    if not branches:
+        raise errors.EmptyBranchesError()
     return _lifted_branches(
         "switch",
         lambda fns, *ops: lax.switch(index, fns, *ops),

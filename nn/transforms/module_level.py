@@ -258,7 +258,7 @@ def _run_lifted(
     on a clone of ``mdl`` bound to ``scopes``. Without ``multi_scope`` only ``mdl``'s own
     scope is lifted (each group then holds one dict).
     """
-    lift = _Lift(_module_scopes(mdl, what, multi_scope), in_filters, out_filters, rng_filters)
+    lift = _Lift(_module_scopes(mdl, what, multi_scope), in_filters, out_filters, rng_filters, what)
     cursor = dict(mdl._state.autoname_cursor)
 
     def as_scope_fn(fn: Callable) -> Callable:

@@ -46,6 +46,7 @@ class _Lift:
       in_filters: one collection filter per input variable group.
       out_filters: one filter per output group (the collections the body may write).
       rng_filters: one filter per RNG group (streams matching no filter are not lifted).
+      name: the transform's name, which errors raised inside show in the scope's path.
     """
 
     def __init__(
@@ -54,8 +55,10 @@ class _Lift:
         in_filters: Sequence[CollectionFilter],
         out_filters: Sequence[CollectionFilter],
         rng_filters: Sequence[CollectionFilter],
+        name: str = "",
     ):
         self.scopes = list(scopes)
+        self.name = name
         self.out_filters = tuple(out_filters)
         mutable: CollectionFilter = False
         for out_filter in self.out_filters:
@@ -122,6 +125,11 @@ class _Lift:
                 flags={**outer.flags, "unlifted_rngs": frozenset(unlifted)},
             )
             inner.rng_counters = outer.rng_counters
+            if self.name:
+                last = outer.debug_path[-1] if outer.debug_path else ""
+                inner.debug_path = outer.debug_path[:-1] + (f"{self.name}({last})",)
+            else:
+                inner.debug_path = outer.debug_path
             inner_scopes.append(inner)
         return inner_scopes
 
@@ -171,23 +179,6 @@ def _split_rng_groups(
     )
 
 
-def _prefix_pairs(prefix: Any, tree: Any) -> list[tuple[Any, Any]]:
-    """``(axis, leaf)`` for every leaf of ``tree``, with ``prefix`` broadcast over subtrees."""
-    if prefix is None or isinstance(prefix, (int, _Broadcast)):
-        return [(prefix, leaf) for leaf in tree_util.tree_leaves(tree)]
-    nested = tree_util.tree_map(
-        lambda ax, sub: [(ax, leaf) for leaf in tree_util.tree_leaves(sub)],
-        prefix,
-        tree,
-        is_leaf=lambda x: x is None or isinstance(x, _Broadcast),
-    )
-    return [
-        pair
-        for pairs in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
-        for pair in pairs
-    ]
-
-
 def _map_prefix(fn: Callable[[Any, Any], Any], prefix: Any, tree: Any) -> Any:
     """``fn(axis, leaf)`` over ``tree`` with ``prefix`` broadcast over subtrees."""
     if prefix is None or isinstance(prefix, (int, _Broadcast)):
@@ -212,13 +203,30 @@ def _first_step(v: Any, reverse: bool) -> Any:
     return jnp.zeros(v.shape[1:], v.dtype)
 
 
-def _axis_size(pairs: list[tuple[Any, Any]], given: int | None, what: str, path: str) -> int:
-    sizes = {jnp.shape(leaf)[ax] for ax, leaf in pairs if isinstance(ax, int)}
-    if given is not None:
-        sizes.add(int(given))
-    if len(sizes) != 1:
-        raise errors.TransformAxisSizeError(what, sorted(sizes), path)
-    return sizes.pop()
+def _axis_size(prefix: Any, tree: Any, given: int | None, what: str, path: str) -> int:
+    """The mapped size of ``nn.vmap``/``nn.scan``, found as Flax finds it: the size along
+    the axis of the first leaf under each mapped entry of the axis ``prefix`` (``given`` if
+    passed). The other leaves are checked by ``jax.vmap``/``lax.scan`` themselves."""
+    if prefix is None or isinstance(prefix, (int, _Broadcast)):
+        entries = [(prefix, tree)]
+    else:
+        nested = tree_util.tree_map(
+            lambda ax, sub: [(ax, sub)],
+            prefix,
+            tree,
+            is_leaf=lambda x: x is None or isinstance(x, _Broadcast),
+        )
+        groups = tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
+        entries = [e for es in groups for e in es]
+    sizes = []
+    for ax, sub in entries:
+        leaves = tree_util.tree_leaves(sub)
+        if isinstance(ax, int) and leaves:
+            sizes.append(leaves[0].shape[ax])  # Flax's lookup, and its errors for non-arrays
+    found = set(sizes)
+    if len(found) > 1 or (given is None and not found):
+        raise errors.TransformAxisSizeError(what, found, path)
+    return int(given) if given is not None else found.pop()
 
 
 def _split_axes(variable_axes: Mapping[CollectionFilter, Any]) -> tuple[tuple, tuple]:

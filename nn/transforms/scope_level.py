@@ -31,7 +31,6 @@ from nn.transforms.packing import (
     _Lift,
     _map_prefix,
     _merge_groups,
-    _prefix_pairs,
     _split_axes,
     _split_rng_groups,
     broadcast,
@@ -69,10 +68,11 @@ def lift_vmap(
 
     def lifted(scopes: Sequence[Scope], *args: Any, **kwargs: Any) -> Any:
         kwargs = _ignored("vmap", kwargs)
-        lift = _Lift(scopes, var_filters, var_filters, rng_filters)
+        lift = _Lift(scopes, var_filters, var_filters, rng_filters, "vmap")
         var_groups = _meta_axes(meta.remove_axis, lift.var_groups, var_axes, metadata_params)
-        pairs = _prefix_pairs((var_axes, in_axes), (var_groups, args))
-        size = _axis_size(pairs, axis_size, "vmap", scopes[0].path_text)
+        size = _axis_size(
+            (var_axes, in_axes), (var_groups, args), axis_size, "vmap", scopes[0].path_text
+        )
         rngs = _split_rng_groups(lift.rng_groups, rng_splits, lambda k: random.split(k, size))
 
         def mapped(var_groups: tuple, rng_groups: tuple, args: tuple) -> Any:
@@ -85,7 +85,7 @@ def lift_vmap(
             in_axes=(var_axes, rng_axes, in_axes),
             out_axes=(out_axes, var_axes),
             axis_name=axis_name,
-            axis_size=size,
+            axis_size=axis_size,
         )(var_groups, rngs, args)
         lift.publish(_meta_axes(meta.add_axis, out_groups, var_axes, metadata_params))
         return y
@@ -125,21 +125,19 @@ def lift_scan(
 
     def lifted(scopes: Sequence[Scope], init: Any, *args: Any, **kwargs: Any) -> Any:
         kwargs = _ignored("scan", kwargs)
-        lift = _Lift(scopes, in_filters, in_filters, rng_filters)
+        lift = _Lift(scopes, in_filters, in_filters, rng_filters, "scan")
         bvars, cvars, *svars = lift.var_groups
-        axes = _per_arg_axes(in_axes, len(args))
-        pairs = [(ax, leaf) for ax, a in zip(axes, args) for leaf in tree_util.tree_leaves(a)]
-        n = _axis_size(pairs, length, "scan", scopes[0].path_text)
+        prefix = tuple(in_axes) if isinstance(in_axes, list) else in_axes
+        n = _axis_size(prefix, args, length, "scan", scopes[0].path_text)
+        leaves, args_tree = tree_util.tree_flatten(args)
+        axes = _leaf_axes(prefix, args)
         svars = tuple(
             tree_util.tree_map(lambda v, ax=ax: _move(v, ax, 0), g)
             for g, ax in zip(
                 _meta_axes(meta.remove_axis, svars, var_axes, metadata_params), var_axes
             )
         )
-        xs = tuple(
-            None if ax is broadcast else tree_util.tree_map(lambda v, ax=ax: _move(v, ax, 0), a)
-            for ax, a in zip(axes, args)
-        )
+        xs = tuple(None if ax is broadcast else _move(v, ax, 0) for ax, v in zip(axes, leaves))
         rngs = _split_rng_groups(lift.rng_groups, rng_splits, lambda k: random.split(k, n))
         empty = tuple({} for _ in scopes)
         rng_xs = tuple(g if s else empty for g, s in zip(rngs, rng_splits))
@@ -148,7 +146,10 @@ def lift_scan(
         def body(bvars_in: tuple, carry: tuple, x: tuple) -> tuple:
             cvars_in, c = carry
             svars_x, rng_x, args_x = x
-            step_args = [a if ax is broadcast else ax_x for ax, a, ax_x in zip(axes, args, args_x)]
+            step_args = tree_util.tree_unflatten(
+                args_tree,
+                [v if ax is broadcast else v_x for ax, v, v_x in zip(axes, leaves, args_x)],
+            )
             step_rngs = tuple(_merge_groups(a, b) for a, b in zip(rng_x, rng_consts))
             inner = lift.scope_fn((bvars_in, cvars_in, *svars_x), step_rngs)
             c, y = fn(inner, c, *step_args, **kwargs)
@@ -172,7 +173,7 @@ def lift_scan(
             return carry, out
 
         (cvars, c), (ys, svars_out) = lax.scan(
-            step, (cvars, init), (svars, rng_xs, xs), length=n, reverse=reverse, unroll=unroll
+            step, (cvars, init), (svars, rng_xs, xs), length=length, reverse=reverse, unroll=unroll
         )
         svars_out = _meta_axes(
             meta.add_axis,
@@ -190,17 +191,26 @@ def lift_scan(
     return lifted
 
 
-def _per_arg_axes(in_axes: Any, n_args: int) -> list[Any]:
-    """``in_axes`` of ``nn.scan`` as one entry (an int or ``nn.broadcast``) per argument."""
-    if isinstance(in_axes, (int, _Broadcast)):
-        return [in_axes] * n_args
-    if (
-        isinstance(in_axes, (tuple, list))
-        and len(in_axes) == n_args
-        and all(isinstance(ax, (int, _Broadcast)) for ax in in_axes)
-    ):
-        return list(in_axes)
-    raise errors.ScanAxesError(in_axes, n_args)
+def _leaf_axes(prefix: Any, args: tuple) -> list[Any]:
+    """``nn.scan``'s ``in_axes`` (a prefix of the argument tuple: one int or ``nn.broadcast``
+    for all, or a pytree of them per argument) as one entry per leaf of ``args``."""
+    n_leaves = len(tree_util.tree_leaves(args))
+    if isinstance(prefix, (int, _Broadcast)):
+        return [prefix] * n_leaves
+    nested = tree_util.tree_map(
+        lambda ax, sub: [ax] * len(tree_util.tree_leaves(sub)),
+        prefix,
+        args,
+        is_leaf=lambda x: x is None or isinstance(x, _Broadcast),
+    )
+    axes = [
+        ax
+        for group in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
+        for ax in group
+    ]
+    if not all(isinstance(ax, (int, _Broadcast)) for ax in axes):
+        raise errors.ScanAxesError(prefix, len(args))
+    return axes
 
 
 class _JitContext(threading.local):
@@ -239,7 +249,7 @@ def lift_jit(
     deltas: dict[Any, list[dict]] = {}  # key -> what the first (traced) call added to counters
 
     def lifted(scopes: Sequence[Scope], fingerprint: Any, *args: Any, **kwargs: Any) -> Any:
-        lift = _Lift(scopes, (variables,), (variables,), (rngs,))
+        lift = _Lift(scopes, (variables,), (variables,), (rngs,), "jit")
         key = (_hashable(fingerprint), lift.static_key())
         context.stack.append((fn, lift, fingerprint))
         before = [_counts(s.rng_counters) for s in lift.scopes]
@@ -288,7 +298,7 @@ def lift_fold_rngs(
     RNG streams are handed in as keys (suffixes cleared) and the outer counters stay put."""
 
     def lifted(scopes: Sequence[Scope], static: Any, *args: Any, **kwargs: Any) -> Any:
-        lift = _Lift(scopes, (variables,), (variables,), (rngs,))
+        lift = _Lift(scopes, (variables,), (variables,), (rngs,), "fold_rngs")
         inner = lift.scope_fn(lift.var_groups, lift.rng_groups)
         y = fn(inner, static, *args, **kwargs)
         lift.publish(lift.repack(inner))
@@ -309,7 +319,7 @@ def lift_checkpoint(
     static_argnums = (static_argnums,) if isinstance(static_argnums, int) else static_argnums
 
     def lifted(scopes: Sequence[Scope], *args: Any, **kwargs: Any) -> Any:
-        lift = _Lift(scopes, (variables,), (variables,), (rngs,))
+        lift = _Lift(scopes, (variables,), (variables,), (rngs,), "remat")
         static = {i - 1: args[i - 1] for i in static_argnums if 0 < i <= len(args)}
         dynamic = tuple(a for i, a in enumerate(args) if i not in static)
 
@@ -349,7 +359,7 @@ def lift_map_variables(
     )
 
     def lifted(scopes: Sequence[Scope], *args: Any, **kwargs: Any) -> Any:
-        lift = _Lift(scopes, in_filters, out_filters, (rngs,))
+        lift = _Lift(scopes, in_filters, out_filters, (rngs,), "map_variables")
         target, other = lift.var_groups
         if init:
             s = lift.scope_fn((target, other), lift.rng_groups)

@@ -283,13 +283,26 @@ class Encoder(nn.Module):
         return self.dec(z)
 
 
-@pytest.mark.parametrize("method", ["encode", Encoder.encode, "enc"])
-def test_apply_method_by_name_function_or_submodule(method):
+@pytest.mark.parametrize("method", ["encode", Encoder.encode])
+def test_apply_method_by_name_or_function(method):
     x = jnp.ones((1, 3))
     variables = Encoder().init(random.key(0), x)
     z = Encoder().apply(variables, x, method=method)
     kernel = np.asarray(variables["params"]["enc"]["kernel"])
     np.testing.assert_allclose(np.asarray(z), np.ones((1, 3)) @ kernel, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["enc", "nope"])
+def test_apply_method_name_setup_defines_raises_flax_attribute_error(name):
+    # Flax 0.12.8 looks the name up on the unbound module, where setup has not run:
+    # AttributeError '"Encoder" object has no attribute "enc". If "enc" is defined in ...'
+    variables = Encoder().init(random.key(0), jnp.ones((1, 3)))
+    with pytest.raises(AttributeError) as info:
+        Encoder().apply(variables, jnp.ones((1, 3)), method=name)
+    assert str(info.value) == (
+        f'"Encoder" object has no attribute "{name}". If "{name}" is defined in '
+        "'.setup()', remember these fields are only accessible from inside 'init' or 'apply'."
+    )
 
 
 def test_init_with_method_creates_only_that_branch():

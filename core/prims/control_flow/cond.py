@@ -249,18 +249,19 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
     leaves, in_tree = tree_util.tree_flatten(operands)
     leaves = [as_value(x) for x in leaves]
     avals = [get_aval(x) for x in leaves]
-    traced, out_trees = [], []
-    for fun in funs:
+    traced, out_trees = [None] * len(funs), [None] * len(funs)
+    # JAX traces `cond`'s true branch (branch 1) before its false one; switch's in order
+    for k in [1, 0] if what == "cond" else range(len(funs)):
         store: list = []
 
-        def flat(*xs, fun=fun, store=store):
+        def flat(*xs, fun=funs[k], store=store):
             out = fun(*tree_util.tree_unflatten(in_tree, xs))
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
             return [as_value(o) for o in out_flat]
 
-        traced.append(stage(flat, avals))
-        out_trees.append(store[0])
+        traced[k] = stage(flat, avals)
+        out_trees[k] = store[0]
     for i, ((j, _), t) in enumerate(zip(traced, out_trees)):
         j0 = traced[0][0]
         if t != out_trees[0] or [(a.shape, a.dtype) for a in j.out_avals] != [

@@ -379,3 +379,20 @@ def test_carry_type_errors_have_jaxs_messages(case):
     with pytest.raises(TypeError) as info:
         run()
     assert isinstance(info.value, lax.CarryTypeError) and str(info.value) == message
+
+
+def test_cond_traces_the_true_branch_first():
+    # JAX 0.10.2 traces lax.cond's true_fun before its false_fun (switch's branches in order);
+    # Flax's nn.cond draws RNG keys in that order
+    order = []
+
+    def branch(name):
+        def fun(x):
+            order.append(name)
+            return x
+
+        return fun
+
+    lax.cond(True, branch("true"), branch("false"), 1.0)
+    lax.switch(1, [branch("b0"), branch("b1")], 1.0)
+    assert order == ["true", "false", "b0", "b1"]

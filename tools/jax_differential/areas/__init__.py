@@ -47,6 +47,7 @@ NAMES = (
     "flax_training",
     "autodiff_edges",
     "transform_api",
+    "flax_lifted",
 )
 
 
