@@ -754,8 +754,9 @@ def diag(v: Any, k: int = 0) -> Any:
 
 
 def _pad_last(x: Any, lo: int, hi: int) -> Any:
-    nd = get_aval(x).ndim
-    zero = sh.full((), 0, get_aval(x).dtype)
+    aval = get_aval(x)
+    nd = aval.ndim
+    zero = sh.full((), 0, aval.dtype, aval.weak_type)  # a weak x stays weak (a pad of two weak)
     return ix.pad(x, zero, [(0, 0, 0)] * (nd - 1) + [(lo, hi, 0)])
 
 

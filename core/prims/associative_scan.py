@@ -34,7 +34,10 @@ def _interleave(a: Any, b: Any, axis: int) -> Any:
     merged = list(shape)
     merged[axis] = 2 * shape[axis]
     out = shapes.reshape(pair, tuple(merged))
-    return slice_in_dim(out, 0, na + nb, 1, axis) if na != nb else out
+    out = slice_in_dim(out, 0, na + nb, 1, axis) if na != nb else out
+    # JAX interleaves by padding with strongly typed zeros: the result is strongly typed
+    aval = get_aval(out)
+    return shapes.convert_element_type(out, aval.dtype, False) if aval.weak_type else out
 
 
 def _pad_axis(x: Any, axis: int) -> list[tuple[int, int, int]]:

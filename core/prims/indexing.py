@@ -184,7 +184,9 @@ def _pad_abstract_eval(x, padding_value, *, padding_config):
             f"Dimension size after padding is not at least 0, got result shape {shape}, for "
             f"padding_config {padding_config} and operand shape {x.shape}"
         )
-    return ShapedArray(shape, x.dtype, x.weak_type)
+    # weakly typed only if the padding value is too (JAX's rule: a strong zero pads a weak
+    # operand to a strong result, as slice's transpose does)
+    return ShapedArray(shape, x.dtype, x.weak_type and padding_value.weak_type)
 
 
 def _pad_transpose(ct, x, padding_value, *, padding_config):
@@ -235,7 +237,7 @@ def _pad_batch(args, dims, *, padding_config):
     size = get_aval(v).shape[dv]
     x = batching.moveaxis(x, dx, 0, size)
     cfg = ((0, 0, 0), *padding_config)
-    padded = pad(x, full((), 0, get_aval(x).dtype), cfg)
+    padded = pad(x, full((), 0, get_aval(x).dtype, get_aval(x).weak_type), cfg)
     mask = pad(full(get_aval(x).shape, True, bool), full((), False, bool), cfg)
     shape = get_aval(padded).shape
     return select_n(mask, broadcast_in_dim(v, shape, (0,)), padded), 0

@@ -237,7 +237,7 @@ def _reduce_window_sum_transpose(
         window_dilation,
     )
     cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides))
-    padded = pad(ct, full((), 0, get_aval(ct).dtype), cfg)
+    padded = pad(ct, _weak_zero(ct), cfg)
     n = len(in_shape)
     out = reduce_window_sum_p.bind(
         padded,
@@ -248,6 +248,13 @@ def _reduce_window_sum_transpose(
         window_dilation=window_dilation,
     )
     return [out]
+
+
+def _weak_zero(ct: Any) -> Any:
+    """A zero scalar as weakly typed as `ct` (JAX's `lax._zero`: its window-sum transposes
+    pad the cotangent with it, so a weak cotangent stays weak)."""
+    aval = get_aval(ct)
+    return full((), 0, aval.dtype, aval.weak_type)
 
 
 def _tiled_sum_transpose(ct, in_shape, window_dimensions, padding):
@@ -263,7 +270,7 @@ def _tiled_sum_transpose(ct, in_shape, window_dimensions, padding):
         for size, n, w, (lo, _) in zip(in_shape, shape, window_dimensions, padding)
     )
     if any(c != (0, 0, 0) for c in cfg):
-        up = pad(up, full((), 0, get_aval(ct).dtype), cfg)
+        up = pad(up, _weak_zero(ct), cfg)
     return up
 
 
