@@ -104,7 +104,7 @@ ALIASES = [
     "radam(0.05, eps_root=1e-8, threshold=100.0)",
     "rmsprop(0.05, decay=0.8, eps=1e-4, initial_scale=0.1, eps_in_sqrt=False, centered=True, momentum=0.5, nesterov=True, bias_correction=True)",
     "rmsprop(optax.linear_schedule(0.1, 0.01, 6), decay=0.5)",
-    "rmsprop(0.05, centered=True, bias_correction=True, eps=1e-2)",
+    "rmsprop(0.05, centered=True, bias_correction=True, initial_scale=0.5)",
     "rprop(0.05, eta_minus=0.3, eta_plus=1.5, min_step_size=1e-3, max_step_size=0.2)",
     "sgd(0.05, momentum=0.5, nesterov=True, accumulator_dtype=jnp.bfloat16)",
     "sgd(optax.piecewise_constant_schedule(0.1, {3: 0.5, 6: 0.1}), momentum=0.9)",
@@ -868,7 +868,7 @@ def cases() -> list[str]:
         c.append(f"om_run(optax.{a}, dtype={dt}, steps=5)")
     for a in (ALIASES[10], ALIASES[19], ALIASES[32], CONTRIB[4]):
         c.append(
-            f"optax.tree.get(om_run(optax.{'contrib.' if a in CONTRIB else ''}{a}, steps=3)[1], 'count')"
+            f"optax.tree.get_all_with_path(om_run(optax.{'contrib.' if a in CONTRIB else ''}{a}, steps=3)[1], 'count')"
         )
     c += [
         f"om_run(optax.{t}, grads=OM_NAN, steps=3)"
