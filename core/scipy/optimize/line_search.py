@@ -1,189 +1,160 @@
-"""The strong-Wolfe line search of `jax.scipy.optimize` (Nocedal & Wright, algorithms 3.5/3.6).
+"""The strong-Wolfe line search of `jax.scipy.optimize` (Nocedal & Wright, algorithms 3.5 and
+3.6).
 
-The search walks the step `a` along a descent direction `p` (starting from JAX's guess from the
-previous decrease, then doubling) until `phi(a) = f(x + a p)` satisfies both Wolfe conditions;
-a bracket that overshoots is narrowed by `_zoom` (cubic, then quadratic, then bisection). Both
-loops are `lax.while_loop`s whose bodies choose with `where` instead of branching, exactly as
-JAX's do, so the search runs under `jit`/`vmap` and gives JAX's iterates: every constant (c1, c2,
-the zoom's delta1/delta2 and its 30-step cap, the float32 step floor) is JAX's.
+Along a descent direction `p` from `x`, `phi(a) = f(x + a p)`. The search tries steps (the
+first from the previous decrease when it is known, then doubling) until one satisfies both
+Wolfe conditions: sufficient decrease (`phi(a) <= phi(0) + c1 a phi'(0)`) and curvature
+(`|phi'(a)| <= c2 |phi'(0)|`). A step that overshoots, or one where `phi` turns upward,
+brackets an acceptable step, which `_zoom` finds by interpolating inside the bracket (a cubic
+through three points, else a quadratic, else bisection, each kept away from the bracket's ends).
+
+Both loops are `lax.while_loop`s that choose with `where`, so the search traces under
+`jit`/`vmap`. Its constants are JAX's (the zoom's margins 0.2 and 0.1, its 30 steps, its floors
+on the bracket's width, the float32 floor of the returned step), so it takes JAX's steps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any, NamedTuple
 
 import core.numpy as jnp
 from core import api, dtypes, lax
 from core.numpy._util import promote_dtypes_inexact
+from core.tree_util import tree_map
 
-_dot = partial(jnp.dot, precision=lax.Precision.HIGHEST)
+_HIGHEST = lax.Precision.HIGHEST
+_CUBIC_MARGIN, _QUADRATIC_MARGIN = 0.2, 0.1  # fractions of the bracket kept clear of its ends
+_ZOOM_STEPS = 30  # JAX's cap (scipy's is 10)
 
 
-def _cubicmin(a, fa, fpa, b, fb, c, fc):
-    """The minimizer of the cubic through (a, fa) with slope fpa, (b, fb) and (c, fc)."""
-    dtype = jnp.result_type(a, fa, fpa, b, fb, c, fc)
+class _Trial(NamedTuple):
+    """A step `a` and `phi(a)`, `phi'(a)`."""
+
+    a: Any
+    phi: Any
+    dphi: Any
+
+
+class _Found(NamedTuple):
+    """The accepted step so far, with the gradient at it."""
+
+    a: Any
+    phi: Any
+    dphi: Any
+    g: Any
+
+
+def _choose(flag: Any, new: Any, old: Any) -> Any:
+    """`new` where `flag`, else `old`, field by field."""
+    return tree_map(lambda n, o: jnp.where(flag, n, o), new, old)
+
+
+def _cubic_minimizer(a, fa, fpa, b, fb, c, fc):
+    """The minimizer of the cubic `fa + fpa t + B t^2 + A t^3` (`t = x - a`) through `(b, fb)`
+    and `(c, fc)`; NaN when it has none (the caller then falls back)."""
+    db, dc = b - a, c - a
+    excess = jnp.stack([fb - fa - fpa * db, fc - fa - fpa * dc])
+    # the inverse of the 2 x 2 system for (A, B), times its determinant
+    adjugate = jnp.stack([jnp.stack([dc**2, -(db**2)]), jnp.stack([-(dc**3), db**3])])
+    A, B = jnp.dot(adjugate, excess, precision=_HIGHEST) / ((db * dc) ** 2 * (db - dc))
+    return a + (-B + jnp.sqrt(B * B - 3.0 * A * fpa)) / (3.0 * A)
+
+
+def _quadratic_minimizer(a, fa, fpa, b, fb):
+    """The minimizer of the quadratic through `(a, fa)` with slope `fpa` and through `(b, fb)`."""
     db = b - a
-    dc = c - a
-    denom = (db * dc) ** 2 * (db - dc)
-    d1 = jnp.array([[dc**2, -(db**2)], [-(dc**3), db**3]], dtype=dtype)
-    d2 = jnp.array([fb - fa - fpa * db, fc - fa - fpa * dc], dtype=dtype)
-    A, B = _dot(d1, d2) / denom
-    radical = B * B - 3.0 * A * fpa
-    return a + (-B + jnp.sqrt(radical)) / (3.0 * A)
+    curvature = (fb - fa - fpa * db) / (db**2)
+    return a - fpa / (2.0 * curvature)
 
 
-def _quadmin(a, fa, fpa, b, fb):
-    """The minimizer of the quadratic through (a, fa) with slope fpa and (b, fb)."""
-    db = b - a
-    B = (fb - fa - fpa * db) / (db**2)
-    return a - fpa / (2.0 * B)
-
-
-def _binary_replace(replace_bit, original: dict, new: dict, keys=None) -> dict:
-    keys = new.keys() if keys is None else keys
-    return {key: jnp.where(replace_bit, new[key], original[key]) for key in keys}
-
-
-class _ZoomState(NamedTuple):
+class _Zoom(NamedTuple):
     done: Any
     failed: Any
     j: Any
-    a_lo: Any
-    phi_lo: Any
-    dphi_lo: Any
-    a_hi: Any
-    phi_hi: Any
-    dphi_hi: Any
-    a_rec: Any
-    phi_rec: Any
-    a_star: Any
-    phi_star: Any
-    dphi_star: Any
-    g_star: Any
-    nfev: Any
-    ngev: Any
+    lo: _Trial  # the bracket's end with the lower phi
+    hi: _Trial
+    prev_a: Any  # the end replaced last: the cubic's third point
+    prev_phi: Any
+    found: _Found
+    evals: Any
 
 
-def _zoom(
-    restricted_func_and_grad: Callable,
-    wolfe_one: Callable,
-    wolfe_two: Callable,
-    a_lo,
-    phi_lo,
-    dphi_lo,
-    a_hi,
-    phi_hi,
-    dphi_hi,
-    g_0,
-    pass_through,
-) -> _ZoomState:
-    """Narrows the bracket [a_lo, a_hi] to a strong-Wolfe step (algorithm 3.6); does nothing
-    where `pass_through` is true (the caller runs both zooms and selects)."""
-    state = _ZoomState(
+def _zoom(probe, decrease_fails, curvature_holds, lo, hi, g0, skip) -> _Zoom:
+    """Finds a strong-Wolfe step between `lo.a` and `hi.a` (algorithm 3.6). Nothing runs where
+    `skip` is true: the caller traces both of its zooms and keeps the one it needs."""
+
+    def going(z: _Zoom) -> Any:
+        return ~z.done & ~skip & ~z.failed
+
+    def step(z: _Zoom) -> _Zoom:
+        width = z.hi.a - z.lo.a
+        left, right = jnp.minimum(z.hi.a, z.lo.a), jnp.maximum(z.hi.a, z.lo.a)
+        too_narrow = jnp.where(dtypes.finfo(width.dtype).bits < 64, 1e-5, 1e-10)
+        failed = z.failed | (width <= too_narrow)
+
+        def clear_of_ends(t, margin):
+            return (t > left + margin * width) & (t < right - margin * width)
+
+        # (the cubic is NaN at times; then it fails the test and the next choice is taken)
+        cubic = _cubic_minimizer(
+            z.lo.a, z.lo.phi, z.lo.dphi, z.hi.a, z.hi.phi, z.prev_a, z.prev_phi
+        )
+        quadratic = _quadratic_minimizer(z.lo.a, z.lo.phi, z.lo.dphi, z.hi.a, z.hi.phi)
+        use_cubic = (z.j > 0) & clear_of_ends(cubic, _CUBIC_MARGIN)
+        use_quadratic = ~use_cubic & clear_of_ends(quadratic, _QUADRATIC_MARGIN)
+        a = jnp.where(
+            use_cubic, cubic, jnp.where(use_quadratic, quadratic, (z.lo.a + z.hi.a) / 2.0)
+        )
+
+        phi, dphi, g = probe(a)
+        trial = _Trial(a, phi.astype(z.lo.phi.dtype), dphi.astype(z.lo.dphi.dtype))
+        g = g.astype(z.found.g.dtype)
+        # the trial replaces hi (no sufficient decrease), is accepted, or replaces lo (then
+        # the old lo becomes hi if the slope at the trial points towards hi)
+        becomes_hi = decrease_fails(a, trial.phi) | (trial.phi >= z.lo.phi)
+        accepted = curvature_holds(trial.dphi) & ~becomes_hi
+        becomes_lo = ~becomes_hi & ~accepted
+        lo_becomes_hi = becomes_lo & (trial.dphi * (z.hi.a - z.lo.a) >= 0.0)
+
+        replaced = _choose(becomes_hi | lo_becomes_hi, z.hi, z.lo)
+        prev_a, prev_phi = _choose(
+            becomes_hi | becomes_lo, (replaced.a, replaced.phi), (z.prev_a, z.prev_phi)
+        )
+        j = z.j + 1
+        return _Zoom(
+            done=z.done | accepted,
+            failed=failed | (j >= _ZOOM_STEPS),
+            j=j,
+            lo=_choose(becomes_lo, trial, z.lo),
+            hi=_choose(becomes_hi, trial, _choose(lo_becomes_hi, z.lo, z.hi)),
+            prev_a=prev_a,
+            prev_phi=prev_phi,
+            found=_choose(accepted, _Found(a, trial.phi, trial.dphi, g), z.found),
+            evals=z.evals + 1,
+        )
+
+    start = _Zoom(
         done=False,
         failed=False,
         j=0,
-        a_lo=a_lo,
-        phi_lo=phi_lo,
-        dphi_lo=dphi_lo,
-        a_hi=a_hi,
-        phi_hi=phi_hi,
-        dphi_hi=dphi_hi,
-        a_rec=(a_lo + a_hi) / 2.0,
-        phi_rec=(phi_lo + phi_hi) / 2.0,
-        a_star=1.0,
-        phi_star=phi_lo,
-        dphi_star=dphi_lo,
-        g_star=g_0,
-        nfev=0,
-        ngev=0,
+        lo=lo,
+        hi=hi,
+        prev_a=(lo.a + hi.a) / 2.0,
+        prev_phi=(lo.phi + hi.phi) / 2.0,
+        found=_Found(1.0, lo.phi, lo.dphi, g0),
+        evals=0,
     )
-    delta1 = 0.2
-    delta2 = 0.1
-
-    def body(state: _ZoomState) -> _ZoomState:
-        dalpha = state.a_hi - state.a_lo
-        a = jnp.minimum(state.a_hi, state.a_lo)
-        b = jnp.maximum(state.a_hi, state.a_lo)
-        cchk = delta1 * dalpha
-        qchk = delta2 * dalpha
-        # A bracket this narrow stops the search unsatisfied, so the minimization stops too.
-        threshold = jnp.where(dtypes.finfo(dalpha.dtype).bits < 64, 1e-5, 1e-10)
-        state = state._replace(failed=state.failed | (dalpha <= threshold))
-
-        # The cubic step is sometimes nan; the bounds checks then reject it.
-        a_j_cubic = _cubicmin(
-            state.a_lo,
-            state.phi_lo,
-            state.dphi_lo,
-            state.a_hi,
-            state.phi_hi,
-            state.a_rec,
-            state.phi_rec,
-        )
-        use_cubic = (state.j > 0) & (a_j_cubic > a + cchk) & (a_j_cubic < b - cchk)
-        a_j_quad = _quadmin(state.a_lo, state.phi_lo, state.dphi_lo, state.a_hi, state.phi_hi)
-        use_quad = (~use_cubic) & (a_j_quad > a + qchk) & (a_j_quad < b - qchk)
-        a_j_bisection = (state.a_lo + state.a_hi) / 2.0
-        use_bisection = (~use_cubic) & (~use_quad)
-
-        a_j = jnp.where(use_cubic, a_j_cubic, state.a_rec)
-        a_j = jnp.where(use_quad, a_j_quad, a_j)
-        a_j = jnp.where(use_bisection, a_j_bisection, a_j)
-
-        phi_j, dphi_j, g_j = restricted_func_and_grad(a_j)
-        phi_j = phi_j.astype(state.phi_lo.dtype)
-        dphi_j = dphi_j.astype(state.dphi_lo.dtype)
-        g_j = g_j.astype(state.g_star.dtype)
-        state = state._replace(nfev=state.nfev + 1, ngev=state.ngev + 1)
-
-        hi_to_j = wolfe_one(a_j, phi_j) | (phi_j >= state.phi_lo)
-        star_to_j = wolfe_two(dphi_j) & (~hi_to_j)
-        hi_to_lo = (dphi_j * (state.a_hi - state.a_lo) >= 0.0) & (~hi_to_j) & (~star_to_j)
-        lo_to_j = (~hi_to_j) & (~star_to_j)
-
-        new = dict(a_hi=a_j, phi_hi=phi_j, dphi_hi=dphi_j, a_rec=state.a_hi, phi_rec=state.phi_hi)
-        state = state._replace(**_binary_replace(hi_to_j, state._asdict(), new))
-        new = dict(a_star=a_j, phi_star=phi_j, dphi_star=dphi_j, g_star=g_j)
-        state = state._replace(
-            done=star_to_j | state.done, **_binary_replace(star_to_j, state._asdict(), new)
-        )
-        new = dict(
-            a_hi=state.a_lo,
-            phi_hi=state.phi_lo,
-            dphi_hi=state.dphi_lo,
-            a_rec=state.a_hi,
-            phi_rec=state.phi_hi,
-        )
-        state = state._replace(**_binary_replace(hi_to_lo, state._asdict(), new))
-        new = dict(a_rec=state.a_lo, phi_rec=state.phi_lo)
-        state = state._replace(**_binary_replace(lo_to_j & ~hi_to_lo, state._asdict(), new))
-        new = dict(a_lo=a_j, phi_lo=phi_j, dphi_lo=dphi_j)
-        state = state._replace(**_binary_replace(lo_to_j, state._asdict(), new))
-        state = state._replace(j=state.j + 1)
-        # JAX's cap (higher than scipy's 10).
-        return state._replace(failed=state.failed | (state.j >= 30))
-
-    return lax.while_loop(
-        lambda state: (~state.done) & (~pass_through) & (~state.failed), body, state
-    )
+    return lax.while_loop(going, step, start)
 
 
-class _LineSearchState(NamedTuple):
+class _Search(NamedTuple):
     done: Any
     failed: Any
     i: Any
-    a_i1: Any
-    phi_i1: Any
-    dphi_i1: Any
-    nfev: Any
-    ngev: Any
-    a_star: Any
-    phi_star: Any
-    dphi_star: Any
-    g_star: Any
+    last: _Trial  # the previous step tried
+    evals: Any
+    found: _Found
 
 
 class _LineSearchResults(NamedTuple):
@@ -241,124 +212,75 @@ def line_search(
     """
     xk, pk = promote_dtypes_inexact(xk, pk)
 
-    def restricted_func_and_grad(t):
-        t = jnp.array(t, dtype=pk.dtype)
-        phi, g = api.value_and_grad(f)(xk + t * pk)
-        dphi = jnp.real(_dot(g, pk))
-        return phi, dphi, g
+    def probe(a):
+        """`phi(a)`, `phi'(a)` and the gradient at `xk + a pk`."""
+        value, grad = api.value_and_grad(f)(xk + jnp.array(a, dtype=pk.dtype) * pk)
+        return value, jnp.real(jnp.dot(grad, pk, precision=_HIGHEST)), grad
 
-    evaluated = old_fval is None or gfk is None
-    if evaluated:
-        phi_0, dphi_0, gfk = restricted_func_and_grad(0)
+    known = old_fval is not None and gfk is not None
+    if known:
+        phi0, dphi0 = old_fval, jnp.real(jnp.dot(gfk, pk, precision=_HIGHEST))
     else:
-        phi_0 = old_fval
-        dphi_0 = jnp.real(_dot(gfk, pk))
-    if old_old_fval is not None:
-        candidate_start_value = 1.01 * 2 * (phi_0 - old_old_fval) / dphi_0
-        start_value = jnp.where(candidate_start_value > 1, 1.0, candidate_start_value)
+        phi0, dphi0, gfk = probe(0)
+    # the first step: the one that repeats the previous decrease on a quadratic, at most 1
+    if old_old_fval is None:
+        first = 1
     else:
-        start_value = 1
+        guess = 2.02 * (phi0 - old_old_fval) / dphi0
+        first = jnp.where(guess > 1, 1.0, guess)
 
-    def wolfe_one(a_i, phi_i):
-        # The negation of the sufficient-decrease condition.
-        return phi_i > phi_0 + c1 * a_i * dphi_0
+    def decrease_fails(a, phi):
+        return phi > phi0 + c1 * a * dphi0
 
-    def wolfe_two(dphi_i):
-        return jnp.abs(dphi_i) <= -c2 * dphi_0
+    def curvature_holds(dphi):
+        return jnp.abs(dphi) <= -c2 * dphi0
 
-    state = _LineSearchState(
-        done=jnp.array(False, dtype=bool),
-        failed=jnp.array(False, dtype=bool),
-        # Wright and Nocedal start at 1 (scipy at 0, scipy/scipy#12157).
-        i=1,
-        a_i1=0.0,
-        phi_i1=phi_0,
-        dphi_i1=dphi_0,
-        nfev=1 if evaluated else 0,
-        ngev=1 if evaluated else 0,
-        a_star=0.0,
-        phi_star=phi_0,
-        dphi_star=dphi_0,
-        g_star=gfk,
+    def going(s: _Search) -> Any:
+        return ~s.done & (s.i <= maxiter) & ~s.failed
+
+    def step(s: _Search) -> _Search:
+        a = jnp.where(s.i == 1, first, s.last.a * 2.0)  # no upper bound: the step doubles
+        phi, dphi, g = probe(a)
+        trial = _Trial(a, phi, dphi)
+        overshot = decrease_fails(a, phi) | ((phi >= s.last.phi) & (s.i > 1))
+        accepted = curvature_holds(dphi) & ~overshot
+        uphill = (dphi >= 0.0) & ~overshot & ~accepted
+        zoom_back = _zoom(probe, decrease_fails, curvature_holds, s.last, trial, gfk, ~overshot)
+        zoom_ahead = _zoom(probe, decrease_fails, curvature_holds, trial, s.last, gfk, ~uphill)
+        found = _choose(overshot, zoom_back.found, s.found)
+        found = _choose(accepted, _Found(a, phi, dphi, g), found)
+        found = _choose(uphill, zoom_ahead.found, found)
+        return _Search(
+            done=s.done | overshot | accepted | uphill,
+            failed=s.failed | (overshot & zoom_back.failed) | (uphill & zoom_ahead.failed),
+            i=s.i + 1,
+            last=trial,
+            evals=s.evals + 1 + zoom_back.evals + zoom_ahead.evals,
+            found=found,
+        )
+
+    start = _Search(
+        done=jnp.array(False),
+        failed=jnp.array(False),
+        i=1,  # Nocedal and Wright count from 1 (scipy from 0, scipy/scipy#12157)
+        last=_Trial(0.0, phi0, dphi0),
+        evals=0 if known else 1,
+        found=_Found(0.0, phi0, dphi0, gfk),
     )
-    keys = ["a_star", "phi_star", "dphi_star", "g_star"]
-
-    def body(state: _LineSearchState) -> _LineSearchState:
-        # No amax: the step doubles, as in scipy; the next step is chosen first.
-        a_i = jnp.where(state.i == 1, start_value, state.a_i1 * 2.0)
-        phi_i, dphi_i, g_i = restricted_func_and_grad(a_i)
-        state = state._replace(nfev=state.nfev + 1, ngev=state.ngev + 1)
-
-        star_to_zoom1 = wolfe_one(a_i, phi_i) | ((phi_i >= state.phi_i1) & (state.i > 1))
-        star_to_i = wolfe_two(dphi_i) & (~star_to_zoom1)
-        star_to_zoom2 = (dphi_i >= 0.0) & (~star_to_zoom1) & (~star_to_i)
-
-        zoom1 = _zoom(
-            restricted_func_and_grad,
-            wolfe_one,
-            wolfe_two,
-            state.a_i1,
-            state.phi_i1,
-            state.dphi_i1,
-            a_i,
-            phi_i,
-            dphi_i,
-            gfk,
-            ~star_to_zoom1,
-        )
-        state = state._replace(nfev=state.nfev + zoom1.nfev, ngev=state.ngev + zoom1.ngev)
-        zoom2 = _zoom(
-            restricted_func_and_grad,
-            wolfe_one,
-            wolfe_two,
-            a_i,
-            phi_i,
-            dphi_i,
-            state.a_i1,
-            state.phi_i1,
-            state.dphi_i1,
-            gfk,
-            ~star_to_zoom2,
-        )
-        state = state._replace(nfev=state.nfev + zoom2.nfev, ngev=state.ngev + zoom2.ngev)
-
-        state = state._replace(
-            done=star_to_zoom1 | state.done,
-            failed=(star_to_zoom1 & zoom1.failed) | state.failed,
-            **_binary_replace(star_to_zoom1, state._asdict(), zoom1._asdict(), keys=keys),
-        )
-        new = dict(a_star=a_i, phi_star=phi_i, dphi_star=dphi_i, g_star=g_i)
-        state = state._replace(
-            done=star_to_i | state.done, **_binary_replace(star_to_i, state._asdict(), new)
-        )
-        state = state._replace(
-            done=star_to_zoom2 | state.done,
-            failed=(star_to_zoom2 & zoom2.failed) | state.failed,
-            **_binary_replace(star_to_zoom2, state._asdict(), zoom2._asdict(), keys=keys),
-        )
-        return state._replace(i=state.i + 1, a_i1=a_i, phi_i1=phi_i, dphi_i1=dphi_i)
-
-    state = lax.while_loop(
-        lambda state: (~state.done) & (state.i <= maxiter) & (~state.failed), body, state
-    )
-    status = jnp.where(
-        state.failed, jnp.array(1), jnp.where(state.i > maxiter, jnp.array(3), jnp.array(0))
-    )
-    # Below 64 bits a tiny step leaves the optimizer stuck on a zero direction: floor it.
-    alpha_k = jnp.asarray(state.a_star)
-    alpha_k = jnp.where(
-        (dtypes.finfo(alpha_k.dtype).bits != 64) & (jnp.abs(alpha_k) < 1e-8),
-        jnp.sign(alpha_k) * 1e-8,
-        alpha_k,
-    )
+    s = lax.while_loop(going, step, start)
+    status = jnp.where(s.failed, jnp.array(1), jnp.where(s.i > maxiter, jnp.array(3), jnp.array(0)))
+    # below 64 bits a vanishing step would leave the optimizer stuck: keep it at 1e-8
+    a_k = jnp.asarray(s.found.a)
+    if dtypes.finfo(a_k.dtype).bits != 64:
+        a_k = jnp.where(jnp.abs(a_k) < 1e-8, jnp.sign(a_k) * 1e-8, a_k)
     return _LineSearchResults(
-        failed=state.failed | (~state.done),
-        nit=state.i - 1,
-        nfev=state.nfev,
-        ngev=state.ngev,
-        k=state.i,
-        a_k=alpha_k,
-        f_k=state.phi_star,
-        g_k=state.g_star,
+        failed=s.failed | ~s.done,
+        nit=s.i - 1,
+        nfev=s.evals,
+        ngev=s.evals,
+        k=s.i,
+        a_k=a_k,
+        f_k=s.found.phi,
+        g_k=s.found.g,
         status=status,
     )
