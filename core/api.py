@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -724,7 +725,7 @@ def vmap(
             x if ax is None else as_value(read_ref(x) if i in refs else x)
             for i, (x, ax) in enumerate(zip(leaves, axes))
         ]
-        size, norm_axes = _mapped_size(args_flat, axes, axis_size, in_tree)
+        size, norm_axes = _mapped_size(args_flat, axes, _axis_size(axis_size), in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
         tracers = [
             x if ax is None else batching.BatchTracer(trace, x, ax)
@@ -779,6 +780,20 @@ def vmap(
         return tree_util.tree_unflatten(out_tree, results)
 
     return batched
+
+
+def _axis_size(axis_size: Any) -> int | None:
+    """vmap's `axis_size` as an int (numpy integers too), or JAX's TypeError when a call
+    broadcasts by another number."""
+    if axis_size is None:
+        return None
+    try:
+        return operator.index(axis_size)
+    except TypeError:
+        raise TypeError(
+            f"vmap axis_size must be an integer, got {axis_size!r}\nGive the number of "
+            "elements to map over as an int."
+        ) from None
 
 
 def _mapped_ref(x: Any, axis: Any) -> bool:

@@ -253,3 +253,11 @@ def test_vmap_errors_are_jaxs(call, cls, first):
     with pytest.raises(cls) as e:
         call()
     assert str(e.value).splitlines()[0] == first
+
+
+def test_vmap_axis_size_must_be_an_integer():
+    # JAX 0.10.2: numpy integers map, a float is a TypeError when broadcasting
+    assert vmap(lambda x: x, axis_size=np.int64(2), in_axes=None)(1.0).tolist() == [1.0, 1.0]
+    f = vmap(lambda x: x, axis_size=2.5, in_axes=None)  # raised when called, as JAX
+    with pytest.raises(TypeError, match="axis_size must be an integer, got 2.5"):
+        f(1.0)
