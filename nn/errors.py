@@ -128,6 +128,12 @@ class InvalidRngsError(InvalidRngError, TypeError, ValueError):
 
     def __init__(self, rngs: Any, where: str, module: str | None = None):
         first = ""
+        if isinstance(rngs, Mapping):  # a dict holding a non-key: Flax's init/apply line
+            first = (
+                "First argument passed to an init function"
+                if where == "init"
+                else "The ``rngs`` argument passed to an apply function"
+            ) + " should be a ``jax.PRNGKey`` or a dictionary mapping strings to ``jax.PRNGKey``.\n"
         if module is not None:  # Module.init/apply's check, with Flax's first line
             first = _flax_first(
                 f"RNGs should be of shape (2,) or PRNGKey in Module {module}, but rngs are: {rngs}",
@@ -182,9 +188,15 @@ class ParamsWithoutWrapperError(ScopeCollectionNotFound, ValueError):
         model.apply({"params": params}, x)
     """
 
-    def __init__(self, keys: Any, path: str):
+    def __init__(self, keys: Any, path: str, name: str = "", col: str = "params"):
         super().__init__(
-            f"Module at {path} looked for collection 'params', but the variables passed to "
+            _flax_first(
+                f'Tried to access "{name}" from collection "{col}" in "{path}" but the '
+                "collection is empty.",
+                "ScopeCollectionNotFound",
+                "",
+            )
+            + f"Module at {path} looked for collection 'params', but the variables passed to "
             f"apply have top-level keys {_names(keys)}, which look like the parameter tree "
             "itself. Wrap it: model.apply({'params': params}, ...)."
         )
@@ -517,7 +529,12 @@ class InvalidMethodError(ApplyModuleInvalidMethodError, TypeError):
 
     def __init__(self, cls: str, method: Any):
         super().__init__(
-            f"method={method!r} is not a method of {cls}. Pass a method name "
+            _flax_first(
+                f"Cannot call apply(): {method} is not a valid function for apply().",
+                "ApplyModuleInvalidMethodError",
+                "",
+            )
+            + f"method={method!r} is not a method of {cls}. Pass a method name "
             f"(method='encode') or the function ({cls}.encode)."
         )
 

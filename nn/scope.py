@@ -302,7 +302,10 @@ class Scope:
     def reserve(self, name: str, col: str | None = None, kind: str = "submodule") -> None:
         """Reserves ``name`` for a child scope (``col=None``) or a variable of ``col``."""
         if not isinstance(name, str):
-            raise TypeError(f"Names of submodules and variables are strings, got {name!r}.")
+            raise TypeError(  # Flax's first line (its "{name}" unformatted), then the fix
+                f'The type of scope "{{name}}" should be string but it is {type(name)}\n'
+                f"Names of submodules and variables are strings, got {name!r}."
+            )
         if self.name_reserved(name, col):
             raise errors.NameInUseError(kind, name, "the module", self.path_text)
         self.reservations.setdefault(name, set()).add(col)
@@ -354,7 +357,7 @@ class Scope:
     def _missing(self, col: str, name: str) -> Exception:
         root_vars = self.root._variables
         if col == "params" and "params" not in root_vars and root_vars:
-            return errors.ParamsWithoutWrapperError(root_vars.keys(), self.path_text)
+            return errors.ParamsWithoutWrapperError(root_vars.keys(), self.path_text, name, col)
         if not root_vars.get(col):
             return errors.CollectionNotFoundError(col, name, self.path_text, root_vars.keys())
         return errors.VariableNotFoundError(col, name, self.path_text, self._collection(col))

@@ -253,6 +253,16 @@ def test_cond_creates_variables_with_flax_keys():
     )
 
 
+class Named(nn.Module):
+    wrapped: bool = False
+
+    @nn.compact
+    def __call__(self, x):
+        if self.wrapped:
+            return nn.Dense(2, name="d0")(x)
+        return self.param(3, nn.initializers.ones, (3,))
+
+
 _PARAMS = {"params": {"kernel": jnp.ones((2, 2)), "bias": jnp.ones(2)}}
 
 
@@ -293,6 +303,35 @@ _PARAMS = {"params": {"kernel": jnp.ones((2, 2)), "bias": jnp.ones(2)}}
             "The first argument passed to an apply function should be a dictionary of "
             "collections. Each collection should be a dictionary with string keys. "
             f"({_LINK}ApplyScopeInvalidVariablesTypeError)",
+        ),
+        (
+            lambda: nn.Dense(2).apply(_PARAMS, jnp.ones(2), method=3),
+            errors.ApplyModuleInvalidMethodError,
+            "Cannot call apply(): 3 is not a valid function for apply(). "
+            f"({_LINK}ApplyModuleInvalidMethodError)",
+        ),
+        (
+            lambda: nn.Dense(2).apply(_PARAMS, jnp.ones(2), rngs={"dropout": 1}),
+            ValueError,
+            "The ``rngs`` argument passed to an apply function should be a ``jax.PRNGKey`` or a "
+            "dictionary mapping strings to ``jax.PRNGKey``.",
+        ),
+        (
+            lambda: nn.Dense(2).init({"params": 1}, jnp.ones(2)),
+            ValueError,
+            "First argument passed to an init function should be a ``jax.PRNGKey`` or a "
+            "dictionary mapping strings to ``jax.PRNGKey``.",
+        ),
+        (
+            lambda: Named(wrapped=True).apply({"d0": _PARAMS["params"]}, jnp.ones(2)),
+            errors.ScopeCollectionNotFound,
+            'Tried to access "kernel" from collection "params" in "/d0" but the collection is '
+            f"empty. ({_LINK}ScopeCollectionNotFound)",
+        ),
+        (
+            lambda: Named().init(K0, 1.0),
+            TypeError,
+            "The type of scope \"{name}\" should be string but it is <class 'int'>",
         ),
         (
             lambda: nn.logical_to_mesh_axes(("batch", "batch"), (("batch", "data"),)),
