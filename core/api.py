@@ -51,6 +51,7 @@ from core.ref_scope import read as read_ref
 from core.ref_scope import write as write_ref
 from core.trace import (
     Tracer,
+    as_output_value,
     as_value,
     current_trace,
     eval_trace,
@@ -749,7 +750,7 @@ def vmap(
                     results.append(o)  # unbatched non-array output, returned as it is
                     continue
                 try:
-                    val, dim = trace.to_val_dim(as_value(o))
+                    val, dim = trace.to_val_dim(as_output_value(o))
                 except InvalidJaxTypeError:
                     raise InvalidJaxTypeError(
                         o,

@@ -165,6 +165,18 @@ def as_value(x: Any) -> Any:
     return x if isinstance(x, (Array, Tracer, PRNGKeyArray)) else asarray_concrete(x)
 
 
+def as_output_value(x: Any) -> Any:
+    """`as_value` of a transformed function's output, with JAX's error for a Python int its
+    dtype cannot hold ("Python int ... too large to convert to int32")."""
+    try:
+        return as_value(x)
+    except OverflowError:
+        if type(x) is not int:
+            raise
+        dt = dtypes.python_scalar_dtype(x)
+        raise OverflowError(f"Python int {x} too large to convert to {dt}") from None
+
+
 class EvalTrace(Trace):
     """The bottom interpreter: runs each primitive's numpy `impl` on concrete values."""
 

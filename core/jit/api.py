@@ -80,7 +80,15 @@ from core.prims.control_flow.common import (  # they split control-flow bodies t
 from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.sharding_base import Sharding, SingleDeviceSharding
-from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
+from core.trace import (
+    EvalTrace,
+    Tracer,
+    as_output_value,
+    as_value,
+    current_trace,
+    get_aval,
+    set_current_trace,
+)
 
 logger = logging.getLogger("core.jit")
 
@@ -770,7 +778,7 @@ class Jitted:
                 raise self._returned_ref_error(returned[0], key[5], args, dyn_kwargs, static)
             store.append(out_tree)
             try:
-                return [as_value(o) for o in out_flat]
+                return [as_output_value(o) for o in out_flat]
             except InvalidJaxTypeError:
                 raise self._output_type_error(out) from None
 

@@ -82,3 +82,11 @@ def test_typeof_of_a_non_array(value, message):
     with pytest.raises(TypeError) as e:
         core.typeof(value)
     assert str(e.value) == message
+
+
+@pytest.mark.parametrize("transform", [core.jit, core.vmap])
+def test_a_python_int_output_too_large_for_int32(transform):
+    with pytest.raises(OverflowError) as e:
+        transform(lambda x: 2**40)(jnp.ones(2))
+    # JAX 0.10.2's message
+    assert str(e.value) == "Python int 1099511627776 too large to convert to int32"
