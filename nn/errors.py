@@ -456,6 +456,21 @@ class UnboundModuleError(
         )
 
 
+class UnboundDeclarationError(UnboundModuleError, AssertionError):
+    """``param``/``variable`` called on a module without variables (an ``AssertionError``
+    too, with an empty first line: Flax asserts the module has a scope).
+
+    Failing code: ``nn.Dense(3).param("w", init, (2,))``. Fix: declare variables inside
+    ``setup`` or a ``@compact`` method and run the module with ``init``/``apply``.
+    """
+
+    _FLAX_LINES: dict = {}
+
+    def __init__(self, module: str, what: str):
+        super().__init__(module, what)
+        self.args = ("\n" + self.args[0],)
+
+
 class UnboundSubmoduleError(UnboundModuleError, CallSetupUnboundModuleError, AttributeError):
     """A submodule that ``setup`` defined on an unbound module was called.
 

@@ -669,7 +669,9 @@ class Module:
         return self.scope
 
     def _check_declaration(self, kind: str, name: str, col: str) -> Scope:
-        scope = self._require_scope(f"create {kind} {name!r}")
+        if self.scope is None:
+            raise errors.UnboundDeclarationError(type(self).__name__, f"create {kind} {name!r}")
+        scope = self.scope
         if not self._initialization_allowed:
             raise errors.VariableOutsideSetupError(kind, name, type(self).__name__)
         if self._name_taken(name, col):

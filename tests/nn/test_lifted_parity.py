@@ -344,3 +344,18 @@ def test_init_apply_argument_errors_have_flax_first_lines(call, exc, line):
     with pytest.raises(exc) as info:
         call()
     assert _first_line(info) == line
+
+
+@pytest.mark.parametrize(
+    "declare",
+    [
+        lambda m: m.param("w", nn.initializers.ones, (1,)),
+        lambda m: m.variable("s", "w", jnp.zeros, (1,)),
+    ],
+)
+def test_declaring_on_an_unbound_module_is_flax_assertion_error(declare):
+    # Flax 0.12.8: AssertionError with an empty message (it asserts the module has a scope)
+    with pytest.raises(AssertionError) as info:
+        declare(nn.Dense(2))
+    assert str(info.value).splitlines()[0] == ""
+    assert isinstance(info.value, errors.UnboundModuleError)
