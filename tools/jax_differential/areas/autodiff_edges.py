@@ -517,6 +517,10 @@ def _cumulative() -> list[str]:
         "jax.grad(lambda x: jnp.maximum.reduce(x))(jnp.array([1.0, 1.0]))",
         "jax.grad(lambda x: jnp.diff(x) @ jnp.arange(2.0))(jnp.array([1.0, 1.0, 3.0]))",
         "jax.grad(lambda x: jnp.trapezoid(x))(jnp.array([1.0, 2.0, 3.0]))",
+        "jax.grad(lambda x: lax.associative_scan(jnp.add, x).sum())(jnp.full(4, 2.0))",
+        "jax.grad(lambda x: x[1:].sum())(jnp.full(4, 2.0))",
+        "jax.grad(lambda x: lax.pad(x, 0.0, [(1, 1, 1)]).sum())(jnp.full(3, 2.0))",
+        "jax.grad(lambda x: lax.reduce_window(x, 0.0, lax.add, (2,), (1,), 'SAME').sum())(jnp.full(4, 2.0))",
     ]
     return c
 
@@ -662,6 +666,11 @@ def _ints_complex() -> list[str]:
         "jax.grad(lambda x, y: jnp.abs(lax.complex(x, y)), argnums=(0, 1))(3.0, 4.0)",
         "jax.grad(lambda x, y: jnp.abs(lax.complex(x, y)), argnums=(0, 1))(0.0, 0.0)",
         "jax.jvp(jnp.conj, (1.0 + 2.0j,), (1.0 + 1.0j,))",
+        "jax.jvp(lax.abs, (jnp.array([3 + 4j, -1j, 0j], jnp.complex64),), (jnp.array([1 + 1j, 2.0, 1j], jnp.complex64),))",
+        "jax.grad(lax.abs)(jnp.complex64(3 + 4j))",
+        "jax.grad(lambda z: lax.abs(z) ** 2)(jnp.complex64(1 - 2j))",
+        "jax.vjp(lax.conj, 1.0 + 2.0j)[1](1.0 + 1.0j)",
+        "jax.grad(lambda z: jnp.real(lax.conj(z) * z), holomorphic=False)(1.0 + 2.0j)",
         "jax.jvp(jnp.abs, (3.0 + 4.0j,), (1.0 + 0.0j,))",
         "jax.jvp(jnp.abs, (jnp.complex64(0.0),), (jnp.complex64(1.0),))",
         "jax.jvp(jnp.real, (1.0 + 2.0j,), (1.0 - 1.0j,))",
