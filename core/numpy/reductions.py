@@ -836,8 +836,10 @@ def quantile(
     reject_complex_quantile(a)
     n = get_aval(a).shape[ax]
     s = sort(a, ax)
-    q = sh.convert_element_type(ensure_array(q), get_aval(a).dtype)
-    pos = ew.mul(q, ew.full_like(q, n - 1))
+    q = ensure_array(q)
+    q = sh.convert_element_type(q, get_aval(a).dtype, get_aval(q).weak_type)
+    # JAX's position: q times a strongly typed n - 1 (a Python float q's gradient is strong)
+    pos = ew.mul(q, ew.full_like(q, n - 1, get_aval(q).dtype))
     lo = ew.floor(pos)
     hi = ew.ceil(pos)
     idx_dt = dtypes.default_int()

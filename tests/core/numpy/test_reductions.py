@@ -42,3 +42,21 @@ def test_values(fn, x, dtype, where, initial, want):
     out = fn(jnp.array(x, dtype), where=jnp.array(where), initial=initial)
     assert out.dtype == dtype
     np.testing.assert_array_equal(np.asarray(out), want)
+
+
+# (method, q, gradient with respect to q, weak_type) as JAX 0.10.2 printed them for
+# jnp.quantile(jnp.array([1.0, 2.0, 4.0]), q): linear interpolation multiplies q by a strongly
+# typed n - 1, the others' zero gradient keeps q's weak type
+QUANTILE_Q = [
+    ("linear", 0.5, 0.0, False),
+    ("linear", 0.4, 2.0, False),
+    ("lower", 0.4, 0.0, True),
+]
+
+
+@pytest.mark.parametrize("method, q, want, weak", QUANTILE_Q)
+def test_quantile_grad_q(method, q, want, weak):
+    a = jnp.array([1.0, 2.0, 4.0])
+    g = jax.grad(lambda v: jnp.quantile(a, v, method=method))(q)
+    assert g.dtype == np.float32 and g.weak_type is weak
+    assert float(g) == want
