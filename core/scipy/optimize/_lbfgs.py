@@ -1,16 +1,16 @@
-"""L-BFGS (Nocedal & Wright, algorithm 7.5; complex variables after Sorber et al. 2012) as JAX's
-experimental `_minimize_lbfgs` writes it.
+"""L-BFGS (Nocedal & Wright, algorithm 7.5; complex variables after Sorber et al. 2012), the
+method of JAX's experimental `_minimize_lbfgs`.
 
 Instead of a dense inverse Hessian the state keeps the last `maxcor` steps `s`, gradient changes
-`y` and `rho = 1 / y.s` (rolled, newest last); the direction comes from the two-loop recursion
-(two `fori_loop`s) scaled by `gamma = y.s / y.y`, and the step from the same strong-Wolfe
-`line_search` as BFGS. The loop is one `lax.while_loop` with JAX's stopping rules and statuses.
+`y` and their `rho = 1 / y.s`, oldest first. The direction is the two-loop recursion's `-H g`
+with the initial inverse Hessian `gamma I`, `gamma = y.s / y.y` of the newest pair; the step
+comes from the strong-Wolfe `line_search` that BFGS uses. One `lax.while_loop` runs it, with
+JAX's stopping tests and status codes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -19,7 +19,7 @@ import core.numpy as jnp
 from core import api, lax
 from core.scipy.optimize.line_search import line_search
 
-_dot = partial(jnp.dot, precision=lax.Precision.HIGHEST)
+_HIGHEST = lax.Precision.HIGHEST
 
 
 class LBFGSResults(NamedTuple):
@@ -88,106 +88,97 @@ def _minimize_lbfgs(
     Returns:
         An `LBFGSResults`.
     """
-    d = len(x0)
-    dtype = jnp.result_type(x0)
+    n, dtype = len(x0), jnp.result_type(x0)
     if maxiter is None and maxfun is None and maxgrad is None:
-        maxiter = d * 200
-    maxiter = np.inf if maxiter is None else maxiter
-    maxfun = np.inf if maxfun is None else maxfun
-    maxgrad = np.inf if maxgrad is None else maxgrad
+        maxiter = 200 * n
+    unlimited = np.inf
+    maxiter = unlimited if maxiter is None else maxiter
+    maxfun = unlimited if maxfun is None else maxfun
+    maxgrad = unlimited if maxgrad is None else maxgrad
 
-    f_0, g_0 = api.value_and_grad(fun)(x0)
-    state_initial = LBFGSResults(
-        converged=jnp.array(False, dtype=bool),
-        failed=jnp.array(False, dtype=bool),
+    def going(s: LBFGSResults) -> Any:
+        return ~s.converged & ~s.failed
+
+    def iterate(s: LBFGSResults) -> LBFGSResults:
+        direction = _two_loop_direction(s)
+        found = line_search(fun, s.x_k, direction, old_fval=s.f_k, gfk=s.g_k, maxiter=maxls)
+        step = jnp.asarray(found.a_k).astype(direction.dtype) * direction
+        change = found.g_k - s.g_k
+        curvature = jnp.real(jnp.dot(change, step, precision=_HIGHEST))
+        # the reasons to stop, the ones later in the list taking precedence
+        status = jnp.array(0)
+        for code, reached in (
+            (4, s.f_k - found.f_k < ftol),
+            (3, s.ngev >= maxgrad),
+            (2, s.nfev >= maxfun),
+            (1, s.k >= maxiter),
+            (5, found.failed),
+        ):
+            status = jnp.where(reached, code, status)
+        converged = jnp.linalg.norm(found.g_k, ord=norm) < gtol
+        change_norm2 = jnp.real(jnp.dot(jnp.conj(change), change, precision=_HIGHEST))
+        return s._replace(
+            converged=converged,
+            failed=(status > 0) & ~converged,
+            k=s.k + 1,
+            nfev=s.nfev + found.nfev,
+            ngev=s.ngev + found.ngev,
+            x_k=(s.x_k + step).astype(s.x_k.dtype),
+            f_k=found.f_k.astype(s.f_k.dtype),
+            g_k=found.g_k.astype(s.g_k.dtype),
+            s_history=_pushed(s.s_history, step),
+            y_history=_pushed(s.y_history, change),
+            rho_history=_pushed(s.rho_history, jnp.reciprocal(curvature).astype(change.dtype)),
+            gamma=(curvature / change_norm2).astype(s.g_k.dtype),
+            status=jnp.where(converged, 0, status),
+            ls_status=found.status,
+        )
+
+    f0, g0 = api.value_and_grad(fun)(x0)
+    start = LBFGSResults(
+        converged=jnp.array(False),
+        failed=jnp.array(False),
         k=0,
         nfev=1,
         ngev=1,
         x_k=x0,
-        f_k=f_0,
-        g_k=g_0,
-        s_history=jnp.zeros((maxcor, d), dtype=dtype),
-        y_history=jnp.zeros((maxcor, d), dtype=dtype),
+        f_k=f0,
+        g_k=g0,
+        s_history=jnp.zeros((maxcor, n), dtype=dtype),
+        y_history=jnp.zeros((maxcor, n), dtype=dtype),
         rho_history=jnp.zeros((maxcor,), dtype=dtype),
         gamma=1.0,
         status=0,
         ls_status=0,
     )
-
-    def cond_fun(state: LBFGSResults):
-        return (~state.converged) & (~state.failed)
-
-    def body_fun(state: LBFGSResults) -> LBFGSResults:
-        p_k = _two_loop_recursion(state)
-        ls = line_search(
-            f=fun, xk=state.x_k, pk=p_k, old_fval=state.f_k, gfk=state.g_k, maxiter=maxls
-        )
-        s_k = jnp.asarray(ls.a_k).astype(p_k.dtype) * p_k
-        x_kp1 = state.x_k + s_k
-        f_kp1 = ls.f_k
-        g_kp1 = ls.g_k
-        y_k = g_kp1 - state.g_k
-        rho_k_inv = jnp.real(_dot(y_k, s_k))
-        rho_k = jnp.reciprocal(rho_k_inv).astype(y_k.dtype)
-        gamma = rho_k_inv / jnp.real(_dot(jnp.conj(y_k), y_k))
-
-        status = jnp.array(0)
-        status = jnp.where(state.f_k - f_kp1 < ftol, 4, status)
-        status = jnp.where(state.ngev >= maxgrad, 3, status)
-        status = jnp.where(state.nfev >= maxfun, 2, status)
-        status = jnp.where(state.k >= maxiter, 1, status)
-        status = jnp.where(ls.failed, 5, status)
-        converged = jnp.linalg.norm(g_kp1, ord=norm) < gtol
-        return state._replace(
-            converged=converged,
-            failed=(status > 0) & (~converged),
-            k=state.k + 1,
-            nfev=state.nfev + ls.nfev,
-            ngev=state.ngev + ls.ngev,
-            x_k=x_kp1.astype(state.x_k.dtype),
-            f_k=f_kp1.astype(state.f_k.dtype),
-            g_k=g_kp1.astype(state.g_k.dtype),
-            s_history=_update_history_vectors(state.s_history, s_k),
-            y_history=_update_history_vectors(state.y_history, y_k),
-            rho_history=_update_history_scalars(state.rho_history, rho_k),
-            gamma=gamma.astype(state.g_k.dtype),
-            status=jnp.where(converged, 0, status),
-            ls_status=ls.status,
-        )
-
-    return lax.while_loop(cond_fun, body_fun, state_initial)
+    return lax.while_loop(going, iterate, start)
 
 
-def _two_loop_recursion(state: LBFGSResults):
-    """The L-BFGS direction `-H g` from the stored history."""
-    dtype = state.rho_history.dtype
-    his_size = len(state.rho_history)
-    curr_size = jnp.where(state.k < his_size, state.k, his_size)
-    q = -jnp.conj(state.g_k)
-    a_his = jnp.zeros_like(state.rho_history)
+def _two_loop_direction(s: LBFGSResults) -> Any:
+    """`-H g` by the two-loop recursion over the `min(k, maxcor)` newest pairs: newest to
+    oldest, project the pairs out of `g`; scale by `gamma`; oldest to newest, add them back."""
+    dtype = s.rho_history.dtype
+    size = len(s.rho_history)
+    used = jnp.minimum(s.k, size)
+    first = size - used  # the oldest pair in use
 
-    def body_fun1(j, carry):
-        i = his_size - 1 - j
-        _q, _a_his = carry
-        a_i = state.rho_history[i] * _dot(jnp.conj(state.s_history[i]), _q).real.astype(dtype)
-        _a_his = _a_his.at[i].set(a_i)
-        _q = _q - a_i * jnp.conj(state.y_history[i])
-        return _q, _a_his
+    def backward(j, carry):
+        q, alphas = carry
+        i = size - 1 - j
+        alpha = s.rho_history[i] * jnp.dot(jnp.conj(s.s_history[i]), q, precision=_HIGHEST)
+        alpha = alpha.real.astype(dtype)
+        return q - alpha * jnp.conj(s.y_history[i]), alphas.at[i].set(alpha)
 
-    q, a_his = lax.fori_loop(0, curr_size, body_fun1, (q, a_his))
-    q = state.gamma * q
+    q, alphas = lax.fori_loop(0, used, backward, (-jnp.conj(s.g_k), jnp.zeros_like(s.rho_history)))
 
-    def body_fun2(j, _q):
-        i = his_size - curr_size + j
-        b_i = state.rho_history[i] * _dot(state.y_history[i], _q).real.astype(dtype)
-        return _q + (a_his[i] - b_i) * state.s_history[i]
+    def forward(j, r):
+        i = first + j
+        beta = s.rho_history[i] * jnp.dot(s.y_history[i], r, precision=_HIGHEST).real.astype(dtype)
+        return r + (alphas[i] - beta) * s.s_history[i]
 
-    return lax.fori_loop(0, curr_size, body_fun2, q)
+    return lax.fori_loop(0, used, forward, s.gamma * q)
 
 
-def _update_history_vectors(history, new):
-    return jnp.roll(history, -1, axis=0).at[-1, :].set(new)
-
-
-def _update_history_scalars(history, new):
-    return jnp.roll(history, -1, axis=0).at[-1].set(new)
+def _pushed(history: Any, newest: Any) -> Any:
+    """`history` without its oldest entry, with `newest` appended."""
+    return jnp.concatenate([history[1:], jnp.expand_dims(newest, 0)]).astype(history.dtype)

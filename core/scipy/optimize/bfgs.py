@@ -1,15 +1,15 @@
-"""BFGS (Nocedal & Wright, algorithm 6.1) as JAX writes it: one `lax.while_loop`.
+"""BFGS (Nocedal & Wright, algorithm 6.1) as `jax.scipy.optimize` runs it: one
+`lax.while_loop` whose state is JAX's `_BFGSResults`.
 
-Each iteration steps along `p = -H g` with the strong-Wolfe `line_search` and updates the
-inverse-Hessian estimate `H <- (I - rho s y^T) H (I - rho y s^T) + rho s s^T` (skipped when
-`rho = 1 / y.s` is not finite). The loop state is JAX's `_BFGSResults`, so `minimize` reads
-its counters and status from it unchanged; everything is traced, so `jit` and `vmap` apply.
+Each iteration steps along `p = -H g` by the strong-Wolfe `line_search`, then updates the
+inverse-Hessian estimate with the step `s` and the gradient change `y`:
+`H <- (I - rho s y^T) H (I - rho y s^T) + rho s s^T`, `rho = 1 / y.s`, keeping `H` when `rho`
+is not finite. Everything is traced, so `jit` and `vmap` apply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -18,8 +18,7 @@ import core.numpy as jnp
 from core import api, lax
 from core.scipy.optimize.line_search import line_search
 
-_dot = partial(jnp.dot, precision=lax.Precision.HIGHEST)
-_einsum = partial(jnp.einsum, precision=lax.Precision.HIGHEST)
+_HIGHEST = lax.Precision.HIGHEST
 
 
 class _BFGSResults(NamedTuple):
@@ -57,6 +56,15 @@ class _BFGSResults(NamedTuple):
     line_search_status: Any
 
 
+def _updated_inverse_hessian(H: Any, step: Any, change: Any) -> Any:
+    """The BFGS update of the inverse Hessian `H` by a step and its gradient change."""
+    rho = jnp.reciprocal(jnp.dot(change, step, precision=_HIGHEST))
+    w = jnp.eye(H.shape[0], dtype=rho.dtype) - rho * (step[:, None] * change[None, :])
+    updated = jnp.einsum("ij,jk,lk->il", w, H, w, precision=_HIGHEST)
+    updated = updated + rho * step[:, None] * step[None, :]
+    return jnp.where(jnp.isfinite(rho), updated, H)
+
+
 def minimize_bfgs(
     fun: Callable,
     x0: Any,
@@ -80,75 +88,56 @@ def minimize_bfgs(
     """
     if maxiter is None:
         maxiter = np.size(x0) * 200
-    d = x0.shape[0]
-    initial_H = jnp.eye(d, dtype=x0.dtype)
-    f_0, g_0 = api.value_and_grad(fun)(x0)
-    state = _BFGSResults(
-        converged=jnp.linalg.norm(g_0, ord=norm) < gtol,
+
+    def small(gradient: Any) -> Any:
+        return jnp.linalg.norm(gradient, ord=norm) < gtol
+
+    def going(s: _BFGSResults) -> Any:
+        return ~s.converged & ~s.failed & (s.k < maxiter)
+
+    def iterate(s: _BFGSResults) -> _BFGSResults:
+        direction = -jnp.dot(s.H_k, s.g_k, precision=_HIGHEST)
+        found = line_search(
+            fun,
+            s.x_k,
+            direction,
+            old_fval=s.f_k,
+            old_old_fval=s.old_old_fval,
+            gfk=s.g_k,
+            maxiter=line_search_maxiter,
+        )
+        step = found.a_k * direction
+        return s._replace(
+            converged=small(found.g_k),
+            failed=found.failed,
+            k=s.k + 1,
+            nfev=s.nfev + found.nfev,
+            ngev=s.ngev + found.ngev,
+            x_k=s.x_k + step,
+            f_k=found.f_k,
+            g_k=found.g_k,
+            H_k=_updated_inverse_hessian(s.H_k, step, found.g_k - s.g_k),
+            old_old_fval=s.f_k,
+            line_search_status=found.status,
+        )
+
+    f0, g0 = api.value_and_grad(fun)(x0)
+    start = _BFGSResults(
+        converged=small(g0),
         failed=False,
         k=0,
         nfev=1,
         ngev=1,
         nhev=0,
         x_k=x0,
-        f_k=f_0,
-        g_k=g_0,
-        H_k=initial_H,
-        old_old_fval=f_0 + jnp.linalg.norm(g_0) / 2,
+        f_k=f0,
+        g_k=g0,
+        H_k=jnp.eye(x0.shape[0], dtype=x0.dtype),
+        old_old_fval=f0 + jnp.linalg.norm(g0) / 2,  # JAX's guess: sets the first step
         status=0,
         line_search_status=0,
     )
-
-    def cond_fun(state: _BFGSResults):
-        return (
-            jnp.logical_not(state.converged) & jnp.logical_not(state.failed) & (state.k < maxiter)
-        )
-
-    def body_fun(state: _BFGSResults) -> _BFGSResults:
-        p_k = -_dot(state.H_k, state.g_k)
-        ls = line_search(
-            fun,
-            state.x_k,
-            p_k,
-            old_fval=state.f_k,
-            old_old_fval=state.old_old_fval,
-            gfk=state.g_k,
-            maxiter=line_search_maxiter,
-        )
-        state = state._replace(
-            nfev=state.nfev + ls.nfev,
-            ngev=state.ngev + ls.ngev,
-            failed=ls.failed,
-            line_search_status=ls.status,
-        )
-        s_k = ls.a_k * p_k
-        x_kp1 = state.x_k + s_k
-        y_k = ls.g_k - state.g_k
-        rho_k = jnp.reciprocal(_dot(y_k, s_k))
-        sy_k = s_k[:, np.newaxis] * y_k[np.newaxis, :]
-        w = jnp.eye(d, dtype=rho_k.dtype) - rho_k * sy_k
-        H_kp1 = (
-            _einsum("ij,jk,lk", w, state.H_k, w) + rho_k * s_k[:, np.newaxis] * s_k[np.newaxis, :]
-        )
-        H_kp1 = jnp.where(jnp.isfinite(rho_k), H_kp1, state.H_k)
-        return state._replace(
-            converged=jnp.linalg.norm(ls.g_k, ord=norm) < gtol,
-            k=state.k + 1,
-            x_k=x_kp1,
-            f_k=ls.f_k,
-            g_k=ls.g_k,
-            H_k=H_kp1,
-            old_old_fval=state.f_k,
-        )
-
-    state = lax.while_loop(cond_fun, body_fun, state)
-    status = jnp.where(
-        state.converged,
-        0,
-        jnp.where(
-            state.k == maxiter,
-            1,
-            jnp.where(state.failed, 2 + state.line_search_status, -1),
-        ),
-    )
-    return state._replace(status=status)
+    end = lax.while_loop(going, iterate, start)
+    failed_status = jnp.where(end.failed, 2 + end.line_search_status, -1)
+    status = jnp.where(end.converged, 0, jnp.where(end.k == maxiter, 1, failed_status))
+    return end._replace(status=status)
