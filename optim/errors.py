@@ -197,6 +197,22 @@ class NormOrderError(OptimError, ValueError):
     """
 
 
+class UnravelInputError(OptimError, TypeError):
+    """An `unravel` of `optim.tree.ravel` (as in `second_order.hvp`'s vector) got something
+    that is not an array, e.g. a params-shaped tree instead of the flat vector.
+
+    Failing code::
+
+        flat, unravel = optim.tree.ravel(params)
+        unravel(params)
+
+    Fix::
+
+        flat, unravel = optim.tree.ravel(params)
+        unravel(flat)
+    """
+
+
 class LossInputError(OptimError, TypeError):
     """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go).
 

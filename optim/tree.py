@@ -20,7 +20,7 @@ import core.numpy as jnp
 from core import lax, random, tree_util
 from core.prng_key import PRNGKeyArray
 from core.tree_util import DictKey, SequenceKey
-from optim.errors import NormOrderError, TreeDtypeError, TreeKeyError
+from optim.errors import NormOrderError, TreeDtypeError, TreeKeyError, UnravelInputError
 from optim.numerics import abs_sq, is_complex
 
 
@@ -206,6 +206,11 @@ def ravel(tree: Any) -> tuple[Any, Callable[[Any], Any]]:
     flat = jnp.concatenate([jnp.reshape(x, (-1,)) for x in leaves])
 
     def unravel(v: Any) -> Any:
+        if not (hasattr(v, "shape") or isinstance(v, (int, float, complex))):
+            raise UnravelInputError(  # JAX's ravel_pytree's first line
+                f"asarray: expected ArrayLike, got {v} of type {type(v)}.\n"
+                "unravel takes the flat vector that ravel returned."
+            )
         out, offset = [], 0
         for shape in shapes:
             size = functools.reduce(operator.mul, shape, 1)

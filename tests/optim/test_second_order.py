@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import core.numpy as jnp
 from optim import second_order
@@ -32,3 +33,16 @@ def test_hvp_is_hessian_times_vector():
     out = second_order.hvp(loss, v, PARAMS, X, Y)
     np.testing.assert_allclose(np.asarray(out["b"]), [6.0, 0.0], rtol=1e-6)
     np.testing.assert_allclose(np.asarray(out["w"]), [[9.0, 0.0], [3.0, 0.0]], rtol=1e-6)
+
+
+def test_hvp_with_a_tree_vector_is_jaxs_type_error():
+    # JAX 0.10.2's ravel_pytree printed this first line for a tree where the flat vector goes
+    v = {"w": jnp.ones(2)}
+    with pytest.raises(TypeError) as info:
+        second_order.hvp(
+            lambda p, x, y: jnp.sum(p["w"] * x), v, {"w": jnp.ones(2)}, jnp.ones(2), 0.0
+        )
+    assert str(info.value).split("\n")[0] == (
+        "asarray: expected ArrayLike, got {'w': Array([1., 1.], dtype=float32)} of type "
+        "<class 'dict'>."
+    )
