@@ -477,3 +477,67 @@ def erf_inv_f32(x):
     for k in range(1, len(_ERFINV_CENTRAL)):
         p = fma(p, t, F(_ERFINV_CENTRAL[k]) if central else F(_ERFINV_TAIL[k]))
     return _flush(x * (_INF if np.abs(x) == F(1) else p))
+
+
+# XLA's lgamma and digamma (StableHLO's CHLO expansions): Lanczos' approximation with g = 7 and
+# these coefficients (float32-rounded, as in the HLO), reflected below 1/2
+_LANCZOS = (
+    676.520368121885098567009190444019,
+    -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,
+    -176.61502916214059906584551354,
+    12.507343278686904814458936853,
+    -0.13857109526572011689554707,
+    9.984369578019570859563e-6,
+    1.50563273514931155834e-7,
+)
+
+
+@cached_njit(inline="always", **_OPTS)
+def _lanczos_log_t(z):
+    """log(z + 7.5) as the expansions compute it: log1p(z / 7.5) + log(7.5), the division a
+    product with 1/7.5 after XLA's simplifier."""
+    return log1p_f32(z * F(0.13333334)) + F(2.01490307)
+
+
+@cached_njit(**_OPTS)
+def lgamma_f32(x):
+    """float32 log|Gamma(x)| as XLA expands it: Lanczos' sum of z = x - 1 (z = -x below 1/2,
+    then reflected by log(pi) - log|sin(pi frac)|), XLA's log, log1p and sin kernels; +inf at
+    the poles and at +-inf (a denormal x counts as 0)."""
+    x = _flush(x)
+    reflect = x < F(0.5)
+    z = -x if reflect else x + F(-1)
+    s = F(_LANCZOS[0]) / (z + F(1)) + F(1)
+    for k in range(1, len(_LANCZOS)):
+        s = s + F(_LANCZOS[k]) / (z + F(k + 1))
+    lt = _lanczos_log_t(z)
+    log_y = ((z + F(0.5)) - (z + F(7.5)) / lt) * lt + F(0.918938518) + log_f32(s)
+    a = np.abs(x)
+    frac = a - np.floor(a)
+    frac = F(1) - frac if F(0.5) < frac else frac
+    log_sin = log_f32(sin_f32(frac * F(3.14159274)))
+    refl = (F(1.14472985) - log_sin) - log_y if np.isfinite(log_sin) else -log_sin
+    y = refl if reflect else log_y
+    return _INF if a == _INF else y
+
+
+@cached_njit(**_OPTS)
+def digamma_f32(x):
+    """float32 digamma as XLA expands it: the derivative of Lanczos' log-sum, log(z + 7.5)
+    + n/d - 7/(z + 7.5), reflected below 1/2 by pi cos(pi x)/sin(pi x); NaN at 0 and the
+    negative integers (a denormal x counts as 0)."""
+    x = _flush(x)
+    reflect = x < F(0.5)
+    z = -x if reflect else x + F(-1)
+    num = F(0)
+    for k in range(len(_LANCZOS)):
+        zk = z + F(k + 1)
+        num = num - F(_LANCZOS[k]) / (zk * zk)
+    den = F(_LANCZOS[0]) / (z + F(1)) + F(1)
+    for k in range(1, len(_LANCZOS)):
+        den = den + F(_LANCZOS[k]) / (z + F(k + 1))
+    y = (_lanczos_log_t(z) + num / den) - F(7) / (z + F(7.5))
+    pix = (x + np.abs(np.floor(x + F(0.5)))) * F(3.14159274)
+    y = y - cos_f32(pix) * F(3.14159274) / sin_f32(pix) if reflect else y
+    return _NAN if (x <= F(0)) & (x == np.floor(x)) else y

@@ -18,7 +18,7 @@ from core.committed import renamed
 from core.custom_derivatives import custom_jvp
 from core.errors import IncompatibleDevicesError
 from core.jit.errors import static_hash_error
-from core.jit.library import library_jit
+from core.jit.library import library_jit, staging
 from core.lax.composites import conj as lax_conj
 from core.numpy._util import (
     astype,
@@ -637,10 +637,17 @@ def _scale_log_parts(x: Any, scale) -> Any:
 
 
 def log2(x: Any, /) -> Any:
+    """`log(x) / log(2)` (JAX's jaxpr); computed eagerly as `log(x) * (1 / log(2))`, the product
+    XLA's simplifier makes of JAX's jitted division (and numbax's `jit` of the staged one), so
+    eager results are JAX's bits too (bfloat16, which XLA computes with excess precision,
+    divides)."""
     (x,) = promote_args_inexact("log2", x)
     if dtypes.kind(get_aval(x).dtype) == "c":
         return _scale_log_parts(x, lambda p: ew.div(p, ew.log(ew.full_like(p, 2))))
-    out = ew.div(ew.log(x), ew.full_like(x, np.log(2)))
+    if staging() or get_aval(x).dtype == dtypes.bfloat16:
+        out = ew.div(ew.log(x), ew.full_like(x, np.log(2)))
+    else:
+        out = ew.mul(ew.log(x), ew.full_like(x, 1 / np.log(2)))
     return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's divisor is strongly typed
 
 

@@ -116,7 +116,7 @@ from core.backends.llvm.vm_f64 import (
     _vm_sinh64,
     _vm_tanh64,
 )
-from core.backends.llvm.vm_trig import _vm_cos, _vm_sin, _vm_tan
+from core.backends.llvm.vm_trig import _vm_cos, _vm_digamma, _vm_lgamma, _vm_sin, _vm_tan
 from core.errors import NumbaxError
 from core.jit.vecmath_ops import (
     REDUCE_FLAGS,
@@ -285,6 +285,8 @@ _CALLS: dict[str, _Call] = {
     "vm.sin_f32": _vm(_vm_sin, flags=None),
     "vm.cos_f32": _vm(_vm_cos, flags=None),
     "vm.tan_f32": _vm(_vm_tan, flags=None),
+    "vm.lgamma_f32": _vm(_vm_lgamma),
+    "vm.digamma_f32": _vm(_vm_digamma),
     "vm.radd": _reassoc("fadd"),
     "vm.rmul": _reassoc("fmul"),
     "vm.maximum": _intrinsic("maximum", arity=2),

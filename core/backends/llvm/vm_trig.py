@@ -1,5 +1,6 @@
-"""The IR of `core/jit/vecmath.py`'s `sin_f32`, `cos_f32` and `tan_f32`: glibc 2.36's sinf, cosf and
-tanf, branch-free (a float64 range reduction: a fused multiply-subtract below 120, Payne-Hanek
+"""The IR of `core/jit/vecmath.py`'s `sin_f32`, `cos_f32` and `tan_f32` (and of `lgamma_f32` and
+`digamma_f32`, XLA's expansions that call sinf and cosf): glibc 2.36's sinf, cosf and tanf,
+branch-free (a float64 range reduction: a fused multiply-subtract below 120, Payne-Hanek
 by integers above; the polynomials with glibc's FMAs for sinf/cosf and the strict float32
 operations of its FMA-less tanf, `STRICT_FLAGS`). numba inlines these kernels, so they run
 with the caller's flags except tan's strict operations.
@@ -14,6 +15,7 @@ from core.backends.llvm.float_ir import (
     _I32T,
     _I64T,
     _f,
+    _flush,
     _fma,
     _Fp,
     _i,
@@ -22,7 +24,10 @@ from core.backends.llvm.float_ir import (
 from core.backends.llvm.vm_f32 import (
     _bits,
     _float,
+    _vm_log,
+    _vm_log1p,
 )
+from core.jit.vecmath import _LANCZOS
 from core.jit.vecmath_trig import (
     _COSF_C,
     _HPI,
@@ -185,3 +190,55 @@ def _vm_tan(e: _Fp, x):
     tiny = _sel(e, e.cmp("==", hi, _f(f, 0)), st.div(_f(f, 1), ahi), st.div(_f(f, -1), hi))
     y = _sel(e, e.cmp("<", ahi, _f(f, 2.0**-13)), _sel(e, odd, tiny, hi), y)
     return _nonfinite(e, x, y)
+
+
+def _lanczos_log_t(e: _Fp, z):
+    return e.add(_vm_log1p(e, e.mul(z, _f(z.type, 0.13333334))), _f(z.type, 2.01490307))
+
+
+def _reflected_z(e: _Fp, x):
+    """(x < 1/2, z): z = -x there, x - 1 elsewhere."""
+    reflect = e.cmp("<", x, _f(x.type, 0.5))
+    return reflect, _sel(e, reflect, e.neg(x), e.add(x, _f(x.type, -1)))
+
+
+def _vm_lgamma(e: _Fp, x):
+    f = x.type
+    x = _flush(e, x)
+    reflect, z = _reflected_z(e, x)
+    s = e.add(e.div(_f(f, _LANCZOS[0]), e.add(z, _f(f, 1))), _f(f, 1))
+    for k in range(1, len(_LANCZOS)):
+        s = e.add(s, e.div(_f(f, _LANCZOS[k]), e.add(z, _f(f, k + 1))))
+    lt = _lanczos_log_t(e, z)
+    head = e.sub(e.add(z, _f(f, 0.5)), e.div(e.add(z, _f(f, 7.5)), lt))
+    log_y = e.add(e.add(e.mul(head, lt), _f(f, 0.918938518)), _vm_log(e, s))
+    a = e.intrinsic("fabs", x)
+    frac = e.sub(a, e.intrinsic("floor", a))
+    frac = _sel(e, e.cmp("<", _f(f, 0.5), frac), e.sub(_f(f, 1), frac), frac)
+    log_sin = _vm_log(e, _vm_sin(e, e.mul(frac, _f(f, 3.14159274))))
+    d = e.sub(log_sin, log_sin)
+    finite = e.b.fcmp_ordered("ord", d, d, flags=e.flags)
+    refl = _sel(e, finite, e.sub(e.sub(_f(f, 1.14472985), log_sin), log_y), e.neg(log_sin))
+    y = _sel(e, reflect, refl, log_y)
+    return _sel(e, e.cmp("==", a, _f(f, np.inf)), _f(f, np.inf), y)
+
+
+def _vm_digamma(e: _Fp, x):
+    f = x.type
+    x = _flush(e, x)
+    reflect, z = _reflected_z(e, x)
+    num = _f(f, 0)
+    for k, c in enumerate(_LANCZOS):
+        zk = e.add(z, _f(f, k + 1))
+        num = e.sub(num, e.div(_f(f, c), e.mul(zk, zk)))
+    den = e.add(e.div(_f(f, _LANCZOS[0]), e.add(z, _f(f, 1))), _f(f, 1))
+    for k in range(1, len(_LANCZOS)):
+        den = e.add(den, e.div(_f(f, _LANCZOS[k]), e.add(z, _f(f, k + 1))))
+    y = e.add(_lanczos_log_t(e, z), e.div(num, den))
+    y = e.sub(y, e.div(_f(f, 7), e.add(z, _f(f, 7.5))))
+    half_floor = e.intrinsic("floor", e.add(x, _f(f, 0.5)))
+    pix = e.mul(e.add(x, e.intrinsic("fabs", half_floor)), _f(f, 3.14159274))
+    cot = e.div(e.mul(_vm_cos(e, pix), _f(f, 3.14159274)), _vm_sin(e, pix))
+    y = _sel(e, reflect, e.sub(y, cot), y)
+    pole = e.b.and_(e.cmp("<=", x, _f(f, 0)), e.cmp("==", x, e.intrinsic("floor", x)))
+    return _sel(e, pole, _f(f, np.nan), y)

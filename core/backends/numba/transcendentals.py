@@ -53,6 +53,8 @@ VM_F32: dict[Primitive, str] = {
     ew.asinh_p: "asinh_f32",
     ew.acosh_p: "acosh_f32",
     ew.atanh_p: "atanh_f32",
+    ew.lgamma_p: "lgamma_f32",  # XLA's Lanczos expansions (CHLO's)
+    ew.digamma_p: "digamma_f32",
 }
 # primitive -> its vecmath kernel on float64 operands: XLA's own exp and tanh and its
 # compositions of them, rsqrt's estimate and Newton steps, sqrt and the C library's functions

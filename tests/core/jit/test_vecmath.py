@@ -205,9 +205,6 @@ def test_eager_is_xla_bit_for_bit(name):
 XLA64 = np.load(os.path.join(os.path.dirname(__file__), "xla_transcendentals_f64.npz"))
 XLA64_OPS = dict(p.split("=") for p in XLA64["paths"])
 _BINARY = ("arctan2", "power")
-# eager float64 results that still differ from XLA's: log2 (numbax divides log(x) by ln 2, as
-# JAX's jaxpr does; XLA's simplifier and jit's kernels multiply by 1/ln 2)
-_EAGER_PARTIAL = {"log2"}
 
 
 def _xla64_op(name):
@@ -238,7 +235,7 @@ def test_jit_float64_is_xla_bit_for_bit():
         _same_as_xla64(name, np.asarray(value))
 
 
-@pytest.mark.parametrize("name", [n for n in XLA64_OPS if n not in _EAGER_PARTIAL])
+@pytest.mark.parametrize("name", XLA64_OPS)
 def test_eager_float64_is_xla_bit_for_bit(name):
     with core.enable_x64():
         x, y = jnp.asarray(XLA64["x"]), jnp.asarray(XLA64["y"])

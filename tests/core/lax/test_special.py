@@ -45,6 +45,10 @@ def test_against_scipy(name, fn, ref, args, dt):
     rtol = 2e-5 if dt == np.float32 else 1e-12
     if name in ("erfc", "igammac") and dt == np.float32:
         rtol = 5e-5  # tiny tail values near float32's normal range
+    if name == "betainc" and dt == np.float32:
+        # its log-beta prefactor is XLA's float32 lgamma (as JAX's): at (100, 50, 0.6) JAX
+        # 0.10.2 gives 0.04442107, scipy 0.04442410
+        rtol = 1e-4
     np.testing.assert_allclose(got, want, rtol=rtol, atol=np.finfo(dt).tiny)
 
 

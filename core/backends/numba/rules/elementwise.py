@@ -275,8 +275,11 @@ register_lowering(atan2_p, _transcendental(atan2_p, _atan2_lowering))  # float64
 
 register_lowering(erf_p, _transcendental(erf_p, lambda ctx, x: f"math.erf({x})"))
 register_lowering(erf_inv_p, _transcendental(erf_inv_p, lambda ctx, x: f"rt.erf_inv_f64({x})"))
-register_lowering(lgamma_p, Scalar(lambda ctx, x: f"math.lgamma({x})", exact=False))
-register_lowering(digamma_p, Scalar(lambda ctx, x: f"rt.digamma({x})", exact=False))
+# float32: XLA's Lanczos expansions (`vm.lgamma_f32`); math.lgamma computes in float64: a cast
+_lgamma = _transcendental(lgamma_p, lambda ctx, x: f"math.lgamma({x})")
+_digamma = _transcendental(digamma_p, lambda ctx, x: f"rt.digamma({x})")
+register_lowering(lgamma_p, Scalar(_lgamma.fn, exact=False))
+register_lowering(digamma_p, Scalar(_digamma.fn, exact=False))
 register_lowering(polygamma_p, Scalar(lambda ctx, m, x: f"rt.polygamma({m}, {x})", exact=False))
 
 
