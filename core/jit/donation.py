@@ -120,8 +120,9 @@ def _dynamic_leaves(
 
 
 def _check_reuse(leaves: list, taken: tuple[int, ...]) -> None:
-    """Raises XLA's error for an array passed twice to one call, once as a buffer an output
-    takes (`taken`): the call would read a buffer it overwrites."""
+    """Raises XLA's error for an array passed twice to one call, once or twice as a buffer an
+    output takes (`taken`): the call would read a buffer it overwrites, or give one buffer to two
+    outputs."""
     if len({id(x) for x in leaves}) == len(leaves):
         return  # the common case, checked at C speed: every leaf passed once
     first: dict[int, int] = {}
@@ -131,15 +132,18 @@ def _check_reuse(leaves: list, taken: tuple[int, ...]) -> None:
         j = first.setdefault(id(x), i)
         if j == i:
             continue
-        if i in taken:
-            what, toy = "donate a buffer which is also used by", "f(a, donate(a))"
+        if i in taken and j in taken:
+            what, toy = "donate the same buffer twice in", "f(donate(a), donate(a))"
+        elif i in taken:
+            what, toy = "donate a buffer which is also used by the same call to", "f(a, donate(a))"
         elif j in taken:
-            what, toy = "use a buffer that was previously donated in", "f(donate(a), a)"
+            what = "use a buffer that was previously donated in the same call to"
+            toy = "f(donate(a), a)"
         else:
             continue
         raise JaxRuntimeError(
-            f"INVALID_ARGUMENT: Attempt to {what} the same call to Execute() (flattened argument "
-            f"{i}, replica 0, partition 0, first use: {j}). Toy example for this bug: `{toy}`."
+            f"INVALID_ARGUMENT: Attempt to {what} Execute() (flattened argument {i}, replica 0, "
+            f"partition 0, first use: {j}). Toy example for this bug: `{toy}`."
         )
 
 

@@ -122,6 +122,13 @@ REUSE = [
     ((0, 1), r"use a buffer that was previously donated .*first use: 0\)"),
     (1, r"donate a buffer which is also used by .*Toy example for this bug: `f\(a, donate\(a\)\)`"),
 ]
+# XLA's message when both are donated and each output takes one (JAX 0.10.2): a TrainState
+# whose two fields hold one array, donated
+TWICE = (
+    r"^INVALID_ARGUMENT: Attempt to donate the same buffer twice in Execute\(\) \(flattened "
+    r"argument 1, replica 0, partition 0, first use: 0\)\. Toy example for this bug: "
+    r"`f\(donate\(a\), donate\(a\)\)`\.$"
+)
 
 
 @pytest.mark.parametrize("donate,message", REUSE)
@@ -134,6 +141,14 @@ def test_an_array_passed_twice_once_donated_fails_like_xla(donate, message):
     assert not x.is_deleted()
     core.jit(lambda a, b: a + b, donate_argnums=0)(x, x + 0)  # a copy is fine
     assert x.is_deleted()
+
+
+def test_one_array_donated_twice_fails_like_xla():
+    x = jnp.ones(3)
+    step = core.jit(lambda s: {k: v + 1 for k, v in s.items()}, donate_argnums=0)
+    with pytest.raises(JaxRuntimeError, match=TWICE):
+        step({"params": x, "ema": x})
+    assert not x.is_deleted()
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ down, `nn.ConvTranspose` and `jax.image.resize` up, skip connections joined by c
 beside it in a `TrainState` subclass with an extra field (the averaged parameters, updated
 with `optax.incremental_update` too, and compared). Sampling: the ancestral DDPM loop as a
 `lax.fori_loop` inside `jit` (a key folded in per step), from the averaged parameters.
-Checks losses, both averages, samples, the schedule's tables and the parameter count."""
+Checks losses, both averages, samples, the schedule's tables, the parameter count and XLA's
+error when the averaged parameters share the parameters' buffers (both donated)."""
 
 import functools
 import math
@@ -126,7 +127,13 @@ def run():
         apply_fn=model.apply, params=params, tx=optax.adam(2e-3),
         ema_params=jax.tree.map(jnp.copy, params), ema_state=optax.ema(0.8).init(params),
     )  # fmt: skip
+    shared = state.replace(ema_params=params)  # the same buffers, donated twice
+    try:
+        train_step(shared, blobs(rs, 8), key)
+    except jax.errors.JaxRuntimeError as e:
+        shared_error = str(e).splitlines()[0]
     out = {
+        "shared_error": shared_error,
         "count": sum(p.size for p in jax.tree_util.tree_leaves(params)),
         "schedule": schedule(),
         "embedding": time_embedding(jnp.array([0, 5, 19]), 16),
