@@ -54,9 +54,38 @@ class Optimizer(NamedTuple):
     params_fn: ParamsFn
 
 
-def _flatten_all(trees: list[Any]) -> tuple[list[list[Any]], tuple[Any, ...]]:
-    flat = [tree_util.tree_flatten(t) for t in trees]
-    return [leaves for leaves, _ in flat], tuple(treedef for _, treedef in flat)
+def _leaf_states(opt_state: OptimizerState) -> list[Any]:
+    """The per-leaf state trees an :class:`OptimizerState` holds flattened."""
+    return [
+        tree_util.tree_unflatten(structure, leaves)
+        for structure, leaves in zip(opt_state.subtree_defs, opt_state.packed_state)
+    ]
+
+
+def _packed(params_def: Any, leaf_states: list[Any]) -> OptimizerState:
+    """An :class:`OptimizerState` holding `leaf_states` (one state tree per parameter leaf)."""
+    packed, structures = [], []
+    for state in leaf_states:
+        leaves, structure = tree_util.tree_flatten(state)
+        packed.append(leaves)
+        structures.append(structure)
+    return OptimizerState(packed, params_def, tuple(structures))
+
+
+def _check_same_structure(expected: Any, got: Any, message: str) -> None:
+    if expected != got:
+        raise OptimizerTreeError(message.format(expected=expected, got=got))
+
+
+_GRADS_MISMATCH = (
+    "optimizer update function was passed a gradient tree that did not match the parameter "
+    "tree structure with which it was initialized: parameter tree {expected} and grad tree "
+    "{got}."
+)
+_STATE_MISMATCH = (
+    "optimizer update function produced an output structure that did not match its input "
+    "structure: input {expected} and output {got}."
+)
 
 
 def optimizer(opt_maker: Callable[..., tuple[Callable, Callable, Callable]]) -> Callable:
@@ -73,59 +102,64 @@ def optimizer(opt_maker: Callable[..., tuple[Callable, Callable, Callable]]) -> 
     """
 
     @functools.wraps(opt_maker)
-    def tree_opt_maker(*args: Any, **kwargs: Any) -> Optimizer:
-        init, update, get_params = opt_maker(*args, **kwargs)
+    def make_tree_optimizer(*args: Any, **kwargs: Any) -> Optimizer:
+        leaf_init, leaf_update, leaf_params = opt_maker(*args, **kwargs)
 
-        @functools.wraps(init)
-        def tree_init(x0_tree: Params) -> OptimizerState:
-            x0_flat, tree = tree_util.tree_flatten(x0_tree)
-            states_flat, subtrees = _flatten_all([init(x0) for x0 in x0_flat])
-            return OptimizerState(states_flat, tree, subtrees)
+        def tree_init(params: Params) -> OptimizerState:
+            leaves, params_def = tree_util.tree_flatten(params)
+            return _packed(params_def, [leaf_init(leaf) for leaf in leaves])
 
-        @functools.wraps(update)
-        def tree_update(i: Step, grad_tree: Updates, opt_state: OptimizerState) -> OptimizerState:
-            states_flat, tree, subtrees = opt_state
-            grad_flat, grad_tree_def = tree_util.tree_flatten(grad_tree)
-            if grad_tree_def != tree:
-                raise OptimizerTreeError(
-                    "optimizer update function was passed a gradient tree that did not match "
-                    f"the parameter tree structure with which it was initialized: parameter "
-                    f"tree {tree} and grad tree {grad_tree_def}."
-                )
-            states = [tree_util.tree_unflatten(d, s) for d, s in zip(subtrees, states_flat)]
-            new_flat, new_subtrees = _flatten_all(
-                [update(i, g, s) for g, s in zip(grad_flat, states)]
-            )
-            for old, new in zip(subtrees, new_subtrees):
-                if old != new:
-                    raise OptimizerTreeError(
-                        "optimizer update function produced an output structure that did not "
-                        f"match its input structure: input {old} and output {new}."
-                    )
-            return OptimizerState(new_flat, tree, subtrees)
+        def tree_update(i: Step, grads: Updates, opt_state: OptimizerState) -> OptimizerState:
+            grad_leaves, grads_def = tree_util.tree_flatten(grads)
+            _check_same_structure(opt_state.tree_def, grads_def, _GRADS_MISMATCH)
+            stepped = [
+                leaf_update(i, g, state) for g, state in zip(grad_leaves, _leaf_states(opt_state))
+            ]
+            new_state = _packed(opt_state.tree_def, stepped)
+            for before, after in zip(opt_state.subtree_defs, new_state.subtree_defs):
+                _check_same_structure(before, after, _STATE_MISMATCH)
+            return new_state._replace(subtree_defs=opt_state.subtree_defs)
 
-        @functools.wraps(get_params)
-        def tree_get_params(opt_state: OptimizerState) -> Params:
-            states_flat, tree, subtrees = opt_state
-            states = [tree_util.tree_unflatten(d, s) for d, s in zip(subtrees, states_flat)]
-            return tree_util.tree_unflatten(tree, [get_params(s) for s in states])
+        def tree_params(opt_state: OptimizerState) -> Params:
+            leaves = [leaf_params(state) for state in _leaf_states(opt_state)]
+            return tree_util.tree_unflatten(opt_state.tree_def, leaves)
 
-        return Optimizer(tree_init, tree_update, tree_get_params)
+        functools.update_wrapper(tree_init, leaf_init)
+        functools.update_wrapper(tree_update, leaf_update)
+        functools.update_wrapper(tree_params, leaf_params)
+        return Optimizer(tree_init, tree_update, tree_params)
 
-    return tree_opt_maker
+    return make_tree_optimizer
 
 
 def _first(state: tuple) -> Any:
     return state[0]
 
 
-def _init_with_zeros(count: int) -> Callable[[Any], tuple]:
-    """The per-leaf `init` of a state `(x0, zeros, ...)` with `count` zero accumulators."""
+def _with_slots(step_size: float | Schedule, slots: int, rule: Callable) -> tuple:
+    """A per-leaf `(init, update, get_params)` whose state is `(x, *slots)`.
+
+    The slots start at zero; `rule(lr, g, x, *slots)` returns the next `(x, *slots)` given the
+    step size `lr` of the current step.
+    """
+    schedule = make_schedule(step_size)
 
     def init(x0):
-        return (x0, *(jnp.zeros_like(x0) for _ in range(count)))
+        return (x0, *[jnp.zeros_like(x0) for _ in range(slots)])
 
-    return init
+    def update(i, g, state):
+        return rule(schedule(i), g, *state)
+
+    return init, update, _first
+
+
+def _bias_corrected(i: Step, decay: float, like: Any) -> Any:
+    """`1 - decay ** (i + 1)` with `decay` in `like`'s dtype (Adam's bias correction)."""
+    return 1 - jnp.asarray(decay, like.dtype) ** (i + 1)
+
+
+def _inv_sqrt_or_zero(total: Any) -> Any:
+    return jnp.where(total > 0, 1.0 / jnp.sqrt(total), 0.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,13 +176,13 @@ def sgd(step_size: float | Schedule) -> Optimizer:
     Returns:
       The `Optimizer` triple.
     """
-    step_size = make_schedule(step_size)
+    schedule = make_schedule(step_size)
 
     def init(x0):
         return x0
 
     def update(i, g, x):
-        return x - step_size(i) * g
+        return x - schedule(i) * g
 
     def get_params(x):
         return x
@@ -156,16 +190,13 @@ def sgd(step_size: float | Schedule) -> Optimizer:
     return Optimizer(init, update, get_params)
 
 
-def _momentum(step_size: float | Schedule, mass: float, nesterov: bool) -> tuple:
-    step_size = make_schedule(step_size)
-
-    def update(i, g, state):
-        x, velocity = state
+def _heavy_ball(step_size: float | Schedule, mass: float, lookahead: bool) -> tuple:
+    def rule(lr, g, x, velocity):
         velocity = mass * velocity + g
-        step = mass * velocity + g if nesterov else velocity
-        return x - step_size(i) * step, velocity
+        direction = mass * velocity + g if lookahead else velocity
+        return x - lr * direction, velocity
 
-    return _init_with_zeros(1), update, _first
+    return _with_slots(step_size, 1, rule)
 
 
 @optimizer
@@ -179,7 +210,7 @@ def momentum(step_size: float | Schedule, mass: float) -> tuple:
     Returns:
       The `Optimizer` triple.
     """
-    return _momentum(step_size, mass, nesterov=False)
+    return _heavy_ball(step_size, mass, lookahead=False)
 
 
 @optimizer
@@ -193,7 +224,7 @@ def nesterov(step_size: float | Schedule, mass: float) -> tuple:
     Returns:
       The `Optimizer` triple.
     """
-    return _momentum(step_size, mass, nesterov=True)
+    return _heavy_ball(step_size, mass, lookahead=True)
 
 
 @optimizer
@@ -207,16 +238,17 @@ def adagrad(step_size: float | Schedule, momentum: float = 0.9) -> tuple:
     Returns:
       The `Optimizer` triple.
     """
-    step_size = make_schedule(step_size)
 
-    def update(i, g, state):
-        x, g_sq, m = state
-        g_sq = g_sq + jnp.square(g)
-        g_sq_inv_sqrt = jnp.where(g_sq > 0, 1.0 / jnp.sqrt(g_sq), 0.0)
-        m = (1.0 - momentum) * (g * g_sq_inv_sqrt) + momentum * m
-        return x - step_size(i) * m, g_sq, m
+    def rule(lr, g, x, sum_sq, m):
+        sum_sq = sum_sq + jnp.square(g)
+        m = momentum * m + (1.0 - momentum) * (g * _inv_sqrt_or_zero(sum_sq))
+        return x - lr * m, sum_sq, m
 
-    return _init_with_zeros(2), update, _first
+    return _with_slots(step_size, 2, rule)
+
+
+def _decayed_square(avg: Any, g: Any, gamma: float) -> Any:
+    return avg * gamma + jnp.square(g) * (1.0 - gamma)
 
 
 @optimizer
@@ -231,14 +263,12 @@ def rmsprop(step_size: float | Schedule, gamma: float = 0.9, eps: float = 1e-8) 
     Returns:
       The `Optimizer` triple.
     """
-    step_size = make_schedule(step_size)
 
-    def update(i, g, state):
-        x, avg_sq_grad = state
-        avg_sq_grad = avg_sq_grad * gamma + jnp.square(g) * (1.0 - gamma)
-        return x - step_size(i) * g / jnp.sqrt(avg_sq_grad + eps), avg_sq_grad
+    def rule(lr, g, x, avg_sq):
+        avg_sq = _decayed_square(avg_sq, g, gamma)
+        return x - lr * g / jnp.sqrt(avg_sq + eps), avg_sq
 
-    return _init_with_zeros(1), update, _first
+    return _with_slots(step_size, 1, rule)
 
 
 @optimizer
@@ -256,15 +286,32 @@ def rmsprop_momentum(
     Returns:
       The `Optimizer` triple.
     """
-    step_size = make_schedule(step_size)
+
+    def rule(lr, g, x, avg_sq, mom):
+        avg_sq = _decayed_square(avg_sq, g, gamma)
+        mom = momentum * mom + lr * g / jnp.sqrt(avg_sq + eps)
+        return x - mom, avg_sq, mom
+
+    return _with_slots(step_size, 2, rule)
+
+
+def _moment_optimizer(step_size: float | Schedule, b1: float, second: Callable) -> tuple:
+    """Adam-family per-leaf rule over `(x, m, s)`.
+
+    `second(i, lr, g, m, s)` gets the new first moment `m` and returns `(x_step, s)`.
+    """
+    schedule = make_schedule(step_size)
+
+    def init(x0):
+        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
 
     def update(i, g, state):
-        x, avg_sq_grad, mom = state
-        avg_sq_grad = avg_sq_grad * gamma + jnp.square(g) * (1.0 - gamma)
-        mom = momentum * mom + step_size(i) * g / jnp.sqrt(avg_sq_grad + eps)
-        return x - mom, avg_sq_grad, mom
+        x, m, s = state
+        m = (1 - b1) * g + b1 * m
+        x_step, s = second(i, schedule(i), g, m, s)
+        return x - x_step, m, s
 
-    return _init_with_zeros(2), update, _first
+    return init, update, _first
 
 
 @optimizer
@@ -282,17 +329,14 @@ def adam(
     Returns:
       The `Optimizer` triple.
     """
-    step_size = make_schedule(step_size)
 
-    def update(i, g, state):
-        x, m, v = state
-        m = (1 - b1) * g + b1 * m
+    def second(i, lr, g, m, v):
         v = (1 - b2) * jnp.square(g) + b2 * v
-        mhat = m / (1 - jnp.asarray(b1, m.dtype) ** (i + 1))
-        vhat = v / (1 - jnp.asarray(b2, m.dtype) ** (i + 1))
-        return x - step_size(i) * mhat / (jnp.sqrt(vhat) + eps), m, v
+        m_hat = m / _bias_corrected(i, b1, m)
+        v_hat = v / _bias_corrected(i, b2, m)
+        return lr * m_hat / (jnp.sqrt(v_hat) + eps), v
 
-    return _init_with_zeros(2), update, _first
+    return _moment_optimizer(step_size, b1, second)
 
 
 @optimizer
@@ -310,16 +354,20 @@ def adamax(
     Returns:
       The `Optimizer` triple.
     """
-    step_size = make_schedule(step_size)
 
-    def update(i, g, state):
-        x, m, u = state
-        m = (1 - b1) * g + b1 * m
+    def second(i, lr, g, m, u):
         u = jnp.maximum(b2 * u, jnp.abs(g))
-        lr = step_size(i) / (1 - jnp.asarray(b1, m.dtype) ** (i + 1))
-        return x - lr * m / (u + eps), m, u
+        corrected_lr = lr / _bias_corrected(i, b1, m)
+        return corrected_lr * m / (u + eps), u
 
-    return _init_with_zeros(2), update, _first
+    return _moment_optimizer(step_size, b1, second)
+
+
+def _axis_profile(v: Any, axis: int, ndim: int) -> Any:
+    """The vector `v` laid along `axis` of an `ndim`-array (size 1 on the other axes)."""
+    shape = [1] * ndim
+    shape[axis] = v.shape[0]
+    return v.reshape(shape)
 
 
 @optimizer
@@ -334,30 +382,30 @@ def sm3(step_size: float | Schedule, momentum: float = 0.9) -> tuple:
       The `Optimizer` triple (its state holds the shape as ints: keep the update outside
       `jit`, as in JAX).
     """
-    step_size = make_schedule(step_size)
-
-    def along(ndim: int, v: Any, axis: int) -> Any:
-        # `v` (one axis) broadcast along `axis` of an ndim array.
-        return v[tuple(slice(None) if d == axis else None for d in range(ndim))]
+    schedule = make_schedule(step_size)
 
     def init(x0):
-        x_shape = x0.shape
-        x0 = jnp.atleast_1d(x0)
-        return x0, jnp.zeros_like(x0), [jnp.zeros(n, dtype=x0.dtype) for n in x0.shape], x_shape
+        original_shape = x0.shape
+        x = jnp.atleast_1d(x0)
+        per_axis = [jnp.zeros(size, dtype=x.dtype) for size in x.shape]
+        return x, jnp.zeros_like(x), per_axis, original_shape
 
     def update(i, g, state):
-        x, m, vs, x_shape = state
-        vs = [along(g.ndim, v, axis) for axis, v in enumerate(vs)]
-        accum = functools.reduce(jnp.minimum, vs) + jnp.square(g)
-        accum_inv_sqrt = jnp.where(accum > 0, 1.0 / jnp.sqrt(accum), 0)
-        m = (1.0 - momentum) * (g * accum_inv_sqrt) + momentum * m
-        x = x - step_size(i) * m
-        others = [tuple(d for d in range(x.ndim) if d != axis) for axis in range(x.ndim)]
-        return x, m, [accum.max(axes) for axes in others], x_shape
+        x, m, per_axis, original_shape = state
+        profiles = [_axis_profile(v, axis, x.ndim) for axis, v in enumerate(per_axis)]
+        smallest = profiles[0]
+        for profile in profiles[1:]:
+            smallest = jnp.minimum(smallest, profile)
+        accum = smallest + jnp.square(g)
+        scale = jnp.where(accum > 0, 1.0 / jnp.sqrt(accum), 0)
+        m = momentum * m + (1.0 - momentum) * (g * scale)
+        x = x - schedule(i) * m
+        axes = range(x.ndim)
+        per_axis = [accum.max(tuple(a for a in axes if a != keep)) for keep in axes]
+        return x, m, per_axis, original_shape
 
     def get_params(state):
-        x, _, _, x_shape = state
-        return x.reshape(x_shape)
+        return state[0].reshape(state[3])
 
     return init, update, get_params
 
@@ -382,6 +430,12 @@ def constant(step_size: float) -> Schedule:
     return schedule
 
 
+def _progress(i: Step, decay_steps: float, whole: bool = False) -> Any:
+    """How many `decay_steps` periods step `i` is into (floored when `whole`)."""
+    periods = i / decay_steps
+    return jnp.floor(periods) if whole else periods
+
+
 def exponential_decay(step_size: float, decay_steps: float, decay_rate: float) -> Schedule:
     """The schedule `step_size * decay_rate ** (i / decay_steps)`.
 
@@ -395,7 +449,7 @@ def exponential_decay(step_size: float, decay_steps: float, decay_rate: float) -
     """
 
     def schedule(i):
-        return step_size * decay_rate ** (i / decay_steps)
+        return step_size * decay_rate ** _progress(i, decay_steps)
 
     return schedule
 
@@ -416,8 +470,7 @@ def inverse_time_decay(
     """
 
     def schedule(i):
-        ratio = jnp.floor(i / decay_steps) if staircase else i / decay_steps
-        return step_size / (1 + decay_rate * ratio)
+        return step_size / (1 + decay_rate * _progress(i, decay_steps, staircase))
 
     return schedule
 
@@ -438,10 +491,9 @@ def polynomial_decay(
       The schedule.
     """
 
-    def schedule(step_num):
-        step_num = jnp.minimum(step_num, decay_steps)
-        step_mult = (1 - step_num / decay_steps) ** power
-        return step_mult * (step_size - final_step_size) + final_step_size
+    def schedule(i):
+        remaining = 1 - jnp.minimum(i, decay_steps) / decay_steps
+        return final_step_size + remaining**power * (step_size - final_step_size)
 
     return schedule
 
@@ -456,15 +508,15 @@ def piecewise_constant(boundaries: Any, values: Any) -> Schedule:
     Returns:
       The schedule.
     """
-    boundaries = jnp.array(boundaries)
-    values = jnp.array(values)
-    if not boundaries.ndim == values.ndim == 1:
+    edges, levels = jnp.array(boundaries), jnp.array(values)
+    if edges.ndim != 1 or levels.ndim != 1:
         raise ScheduleError("boundaries and values must be sequences")
-    if not boundaries.shape[0] == values.shape[0] - 1:
+    if edges.shape[0] + 1 != levels.shape[0]:
         raise ScheduleError("boundaries length must be one shorter than values length")
 
     def schedule(i):
-        return values[jnp.sum(i > boundaries)]
+        passed = jnp.sum(edges < i)
+        return levels[passed]
 
     return schedule
 
@@ -498,8 +550,8 @@ def l2_norm(tree: Any) -> Any:
     Returns:
       The norm, a scalar.
     """
-    leaves = tree_util.tree_leaves(tree)
-    return jnp.sqrt(sum(jnp.vdot(x, x) for x in leaves))
+    squares = [jnp.vdot(leaf, leaf) for leaf in tree_util.tree_leaves(tree)]
+    return jnp.sqrt(sum(squares))
 
 
 def clip_grads(grad_tree: Any, max_norm: float) -> Any:
@@ -513,9 +565,12 @@ def clip_grads(grad_tree: Any, max_norm: float) -> Any:
       The clipped pytree.
     """
     norm = l2_norm(grad_tree)
-    return tree_util.tree_map(
-        lambda g: jnp.where(norm < max_norm, g, g * (max_norm / norm)), grad_tree
-    )
+    within, shrink = norm < max_norm, max_norm / norm
+
+    def clip(g):
+        return jnp.where(within, g, g * shrink)
+
+    return tree_util.tree_map(clip, grad_tree)
 
 
 class JoinPoint:
@@ -537,9 +592,8 @@ def unpack_optimizer_state(opt_state: OptimizerState) -> Any:
     Returns:
       A nested pytree without treedefs (e.g. for serialization).
     """
-    states_flat, tree_def, subtree_defs = opt_state
-    subtrees = [tree_util.tree_unflatten(d, s) for d, s in zip(subtree_defs, states_flat)]
-    return tree_util.tree_unflatten(tree_def, [JoinPoint(s) for s in subtrees])
+    marked = [JoinPoint(state) for state in _leaf_states(opt_state)]
+    return tree_util.tree_unflatten(opt_state.tree_def, marked)
 
 
 def pack_optimizer_state(marked_pytree: Any) -> OptimizerState:
@@ -551,11 +605,10 @@ def pack_optimizer_state(marked_pytree: Any) -> OptimizerState:
     Returns:
       The :class:`OptimizerState`.
     """
-    sentinels, tree_def = tree_util.tree_flatten(marked_pytree)
-    if not all(isinstance(s, JoinPoint) for s in sentinels):
+    marks, params_def = tree_util.tree_flatten(marked_pytree)
+    if any(not isinstance(mark, JoinPoint) for mark in marks):
         raise OptimizerTreeError(
             "pack_optimizer_state expects a pytree whose leaves are all JoinPoints "
             "(what unpack_optimizer_state returns)."
         )
-    states_flat, subtree_defs = _flatten_all([s.subtree for s in sentinels])
-    return OptimizerState(states_flat, tree_def, subtree_defs)
+    return _packed(params_def, [mark.subtree for mark in marks])
