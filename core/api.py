@@ -153,7 +153,16 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
                 f"{pa.shape}; tangents must have the primals' shapes"
             )
         t_flat.append(as_value(t) if _is_float(pa) else Zero(tangent_aval(pa)))
-    out = _jvp(fun, [as_value(p) for p in p_leaves], p_tree, t_flat, has_aux)
+    p_flat = [as_value(p) for p in p_leaves]
+    # As JAX's eager JVP, a Python (or numpy) input that comes out untouched by a primitive
+    # comes out as given (jvp(lambda x: x, (1.0,), (1.0,)) is (1.0, 1.0)), and custom_jvp
+    # rules see the inputs as given: the values made here remember what they were made from.
+    given = {
+        id(v): x
+        for v, x in zip(p_flat + t_flat, p_leaves + t_leaves)
+        if v is not x and type(v) is not Zero
+    }
+    out = _jvp(fun, p_flat, p_tree, t_flat, has_aux, given)
     primals_out, tangents_out = out[0], out[1]
     tangents_out = tree_util.tree_map(
         lambda p, t: t if _is_float(get_aval(p)) else _float0_zeros(get_aval(p)),
@@ -163,21 +172,25 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     return (primals_out, tangents_out, *out[2:])
 
 
-def _jvp(fun: Callable, p_flat: list, p_tree: Any, t_flat: list, has_aux: bool) -> tuple:
+def _jvp(
+    fun: Callable, p_flat: list, p_tree: Any, t_flat: list, has_aux: bool, given: dict | None = None
+) -> tuple:
     """`jvp` on flat values without argument checks; tangents may be symbolic `Zero`s and come
-    out as zeros of the outputs' dtypes (integer outputs included)."""
-    trace = JVPTrace(current_trace())
+    out as zeros of the outputs' dtypes (integer outputs included). `given` maps the `id` of an
+    input made from a Python or numpy value to that value (`JVPTrace.given`)."""
+    given = given or {}
+    trace = JVPTrace(current_trace(), given=given)
     in_tracers = [trace.box(p, t) for p, t in zip(p_flat, t_flat)]
     with set_current_trace(trace):
         out = fun(*tree_util.tree_unflatten(p_tree, in_tracers))
     if has_aux:
         out, aux = _split_aux(out, "jvp")
-        aux = _lower_aux(trace, aux)
+        aux = tree_util.tree_map(lambda a: given.get(id(a), a), _lower_aux(trace, aux))
     out_flat, out_tree = tree_util.tree_flatten(out)
     pairs = [trace.to_primal_tangent(o) for o in out_flat]
     with set_current_trace(trace.parent):
-        primals_out = [p for p, _ in pairs]
-        tangents_out = [instantiate(t) for _, t in pairs]
+        primals_out = [given.get(id(p), p) for p, _ in pairs]
+        tangents_out = [given.get(id(t), t) for t in (instantiate(t) for _, t in pairs)]
     finish(trace)
     result = (
         tree_util.tree_unflatten(out_tree, primals_out),
@@ -286,7 +299,9 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
         ]
         return tree_util.tree_unflatten(out_tree, outs)
 
-    primals_out = tree_util.tree_unflatten(out_tree, out)
+    # as `jvp`: an input that comes out untouched comes out as given (a Python float stays one)
+    given = {id(v): x for v, x in zip(p_flat, tree_util.tree_leaves(primals)) if v is not x}
+    primals_out = tree_util.tree_unflatten(out_tree, [given.get(id(o), o) for o in out])
     return (primals_out, f_jvp, aux) if has_aux else (primals_out, f_jvp)
 
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import dtypes, errors, ir, tree_util
-from core.ad_util import Zero, instantiate, zeros_like_aval
+from core.ad_util import Zero, instantiate, ops, zeros_like_aval
 from core.api import _jvp
 from core.array import Array
 from core.avals import ShapedArray
@@ -100,7 +100,9 @@ class _Split:
             full[i] = a
         return full
 
-    def flatten_out(self, out: Any, what: str) -> list[Any]:
+    def flatten_out(self, out: Any, what: str, convert: bool = True) -> list[Any]:
+        """`out`'s leaves (checked against the function's output structure), as arrays unless
+        not `convert`."""
         leaves, tree = tree_util.tree_flatten(out)
         if self.out_tree is None:
             self.out_tree = tree
@@ -109,7 +111,7 @@ class _Split:
                 f"{what} must have the structure of the function's output {self.out_tree}, "
                 f"got {tree}"
             )
-        return [as_value(x) for x in leaves]
+        return [as_value(x) for x in leaves] if convert else leaves
 
 
 def _refs_at(leaves: Sequence[Any]) -> dict[int, Ref]:
@@ -178,16 +180,17 @@ class custom_jvp:  # noqa: N801  (JAX's name)
 
         def jvp(primals, tangents):
             out = self(*primals)  # JAX's: the primal is a call of the custom_jvp function
-            total = None
-            for rule, t in zip(jvps, tangents, strict=True):
-                if rule is None:
-                    continue
-                term = rule(t, out, *primals)
-                total = (
-                    term if total is None else tree_util.tree_map(lambda a, b: a + b, total, term)
-                )
-            if total is None:
-                total = tree_util.tree_map(lambda o: zeros_like_aval(get_aval(o)), out)
+            # JAX's: a `None` rule contributes zeros, and the terms are summed as tangents
+            # (arrays, even of Python scalars); a single term is the rule's output as it is
+            terms = [
+                rule(t, out, *primals)
+                if rule is not None
+                else tree_util.tree_map(lambda o: zeros_like_aval(get_aval(o)), out)
+                for rule, t in zip(jvps, tangents, strict=True)
+            ]
+            total = terms[0]
+            for term in terms[1:]:
+                total = tree_util.tree_map(ops.add_any, total, term)
             return out, total
 
         self.defjvp(jvp)
@@ -229,8 +232,12 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                     "tangent outputs with equal container (pytree) structures, but got "
                     f"{p_tree} and {t_tree} respectively.\nReturn one tangent per output."
                 )
-            outs = split.flatten_out(res[0], f"primal output of the jvp rule of {name}")
-            t_outs = split.flatten_out(res[1], f"tangent output of the jvp rule of {name}")
+            # run eagerly (under jvp), the rule's Python scalars stay Python scalars, as JAX's
+            eager = type(current_trace()) is EvalTrace
+            outs = split.flatten_out(res[0], f"primal output of the jvp rule of {name}", not eager)
+            t_outs = split.flatten_out(
+                res[1], f"tangent output of the jvp rule of {name}", not eager
+            )
             for o, t in zip(outs, t_outs):
                 _check_tangent(get_aval(o), get_aval(t))
             return outs, t_outs

@@ -62,11 +62,14 @@ class JVPTracer(Tracer):
 
 
 class JVPTrace(Trace):
-    def __init__(self, parent: Trace, linearizing: bool = False):
+    def __init__(self, parent: Trace, linearizing: bool = False, given: dict | None = None):
         """`linearizing`: the tangents are staged out into a linear jaxpr (`grad`, `vjp`,
-        `linearize`), which only changes how the tracers print (JAX's `GradTracer`)."""
+        `linearize`), which only changes how the tracers print (JAX's `GradTracer`).
+        `given`: `{id(input value): the Python or numpy value jvp was given}`; custom_jvp rules
+        see the given values (JAX passes its inputs through unconverted)."""
         self.parent = parent
         self.linearizing = linearizing
+        self.given = given or {}
 
     def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:
@@ -95,6 +98,9 @@ class JVPTrace(Trace):
         primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
         if all(type(t) is Zero for t in tangents):
             return self.parent.process_custom_jvp(fun, jvp, primals, symbolic_zeros)
+        if self.given:
+            primals = tuple(self.given.get(id(p), p) for p in primals)
+            tangents = tuple(self.given.get(id(t), t) for t in tangents)
         with set_current_trace(self.parent):
             if not symbolic_zeros:
                 tangents = [instantiate(t) for t in tangents]
