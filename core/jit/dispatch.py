@@ -135,15 +135,14 @@ def _worker_for(args: tuple) -> Any:
 def _run(task: Task, kernel: Any, fill: Any, outs: list, vals: list) -> None:
     """On the worker: reads pending inputs (finished: earlier in this queue, or waited for on
     another device), runs the kernel and gives the outputs their values."""
+    error = None
     try:
         vals = [v._value if isinstance(v, Array) else v for v in vals]
         fill(outs, kernel_call.results(kernel, vals))
     except BaseException as err:  # kept by the task, raised where the outputs are read
-        task.finish(err)
-    else:
-        task.finish()
-    finally:
-        settled(task)
+        error = err
+    settled(task)  # before `finish`: see `settled`
+    task.finish(error)
 
 
 def submit(name: str, kernel: Any, build: Any, vals: list, worker: Any) -> Any:
@@ -180,7 +179,11 @@ def track(task: Task, queue: Any, limit: int) -> None:
 
 
 def settled(task: Task) -> None:
-    """Marks the call `task` as no longer in flight (it is done)."""
+    """Marks the call `task` as no longer in flight: called once its kernel and side effects
+    have run, before `task.finish` wakes its waiters, so that a caller that waited for it
+    (`wait_all`, a read of its outputs) finds it out of `_outstanding`. (Settled after,
+    a caller could run ahead of the worker and see it still in flight: its next cheap call
+    with side effects would be queued, its print late, instead of inline.)"""
     _outstanding.discard(task)
 
 

@@ -396,8 +396,8 @@ class _Call:
                 self.communicator.release()
         except BaseException as err:  # kept by the task: the device's thread goes on
             error = err
+        jit_dispatch.settled(self.task)  # before `finish` (see `settled`)
         self.task.finish(error)
-        jit_dispatch.settled(self.task)
 
 
 def _run_queued(call: _Call, shard: Callable, rank: int, exe: Callable, args: list) -> None:

@@ -17,7 +17,7 @@ import core
 import core.numpy as jnp
 from core.jit import dispatch
 from core.jit.errors import JitExecutionError
-from core.pending import PendingArray
+from core.pending import PendingArray, Task
 
 
 @pytest.fixture
@@ -337,6 +337,26 @@ def test_side_effects_keep_program_order():
     assert seen == ["dear", "cheap"]
     cheap(x)  # nothing in flight: inline, its effect is there at once
     assert seen == ["dear", "cheap", "cheap"]
+
+
+def test_a_call_waited_for_is_no_longer_in_flight(every_call_async, monkeypatch):
+    """The worker takes a call out of the calls in flight before it wakes the call's waiters:
+    a caller that waited may run ahead of the worker (here: the worker stops right after
+    waking it), and its next cheap call with side effects must then run inline, not queued
+    behind a call that is over (the cause of `test_side_effects_keep_program_order`'s
+    failures on a loaded machine)."""
+    finish, resume = Task.finish, threading.Event()
+
+    def finish_then_stall(task, err=None):
+        finish(task, err)
+        resume.wait(5)
+
+    monkeypatch.setattr(Task, "finish", finish_then_stall)
+    try:
+        core.jit(lambda x: x + 1)(jnp.ones(2)).block_until_ready()
+        assert not dispatch.in_flight()
+    finally:
+        resume.set()
 
 
 def test_threads_dispatch_and_chain_at_once(every_call_async):
