@@ -37,7 +37,7 @@ from core.errors import (
 )
 from core.interpreters import batching, finish
 from core.interpreters.jvp import JVPTrace, JVPTracer, tangent_aval
-from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
+from core.interpreters.partial_eval import JaxprTrace
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.parallel import axis_env as parallel_axes
 from core.prims.control_flow.common import prune_jaxpr
@@ -47,6 +47,7 @@ from core.prims.reductions import reduce_sum
 from core.prims.shapes import convert_element_type, convert_element_type_p, full, reshape
 from core.prng_key import PRNGKeyArray
 from core.ref import Ref
+from core.ref_scope import outer_write_error
 from core.ref_scope import read as read_ref
 from core.ref_scope import write as write_ref
 from core.trace import (
@@ -1028,31 +1029,6 @@ def hessian(
 # Staging
 
 
-def _abstract(x: Any) -> ShapedArray:
-    """The abstract value of an example argument: an array, a scalar or a `ShapeDtypeStruct`."""
-    if isinstance(x, (ShapeDtypeStruct, ShapedArray)):
-        return ShapedArray(
-            tuple(x.shape), dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
-        )
-    return get_aval(as_value(x))
-
-
-def _staged(fun: Callable, args: tuple, kwargs: dict, dce: bool = True) -> tuple[Any, list, Any]:
-    """Stages `fun(*args, **kwargs)` on the abstract values of every leaf of the arguments:
-    `(jaxpr, consts, out_tree)` (with the equations whose outputs are unused if not `dce`)."""
-    flat, in_tree = tree_util.tree_flatten((args, kwargs))
-    store: list = []
-
-    def flat_fun(*leaves):
-        a, kw = tree_util.tree_unflatten(in_tree, leaves)
-        out_flat, out_tree = tree_util.tree_flatten(fun(*a, **kw))
-        store.append(out_tree)
-        return [as_value(o) for o in out_flat]
-
-    jaxpr, consts = trace_to_jaxpr(flat_fun, [_abstract(x) for x in flat], dce)
-    return jaxpr, consts, store[0]
-
-
 def _out_shapes(jaxpr: ir.Jaxpr, out_tree: Any) -> Any:
     shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in jaxpr.out_avals]
     return tree_util.tree_unflatten(out_tree, shapes)
@@ -1060,15 +1036,16 @@ def _out_shapes(jaxpr: ir.Jaxpr, out_tree: Any) -> Any:
 
 # `jit`'s staging (`core.jit.api.stage`, registered by that module, which imports this one):
 # `make_jaxpr` and `eval_shape` share `jit`'s trace cache through it, as JAX's are `jit(f).trace`.
-_jit_stage: Callable[..., tuple[ir.ClosedJaxpr, Any] | None] = lambda *a, **k: None  # noqa: E731
+_jit_stage: Callable[..., tuple[ir.ClosedJaxpr, Any, tuple]] | None = None
 
 
-def register_jit_stage(stage: Callable[..., tuple[ir.ClosedJaxpr, Any] | None]) -> None:
+def register_jit_stage(stage: Callable[..., tuple[ir.ClosedJaxpr, Any, tuple]]) -> None:
     """Sets the staging `make_jaxpr` and `eval_shape` use (`core.jit.api.stage`).
 
     Args:
       stage: `stage(fun, static_argnums, args, kwargs)` returns the traced
-        `(ClosedJaxpr, out_tree)`, or None for a function it leaves to them.
+        `(ClosedJaxpr, out_tree, Refs written)`, the values of the Refs made outside `fun`
+        closed over.
     """
     global _jit_stage  # noqa: PLW0603  (set once, when core.jit.api loads)
     _jit_stage = stage
@@ -1106,46 +1083,24 @@ def make_jaxpr(
         with contextlib.ExitStack() as names:
             for name, size in axis_env or ():
                 names.enter_context(parallel_axes.staging(name, int(size)))
-            staged = _jit_stage(fun, static, args, kwargs)  # `jit(fun).trace`'s program
-            if staged is None:  # `fun` reads Refs made outside it: staged closing over them
-                staged = _staged_closing_over_refs(fun, static, args, kwargs)
-        closed, out_tree = staged
+            closed, out_tree, written = _jit_stage(fun, static, args, kwargs)
+        if written:  # numbax's jaxprs hold no Refs, only their values
+            raise outer_write_error(written[0])
         return (closed, _out_shapes(closed.jaxpr, out_tree)) if return_shape else closed
 
     return make
 
 
-def _staged_closing_over_refs(
-    fun: Callable, static: tuple[int, ...], args: tuple, kwargs: dict
-) -> tuple[ir.ClosedJaxpr, Any]:
-    """`make_jaxpr`'s program of a function that reads Refs made outside it (which `jit`
-    takes as inputs, `make_jaxpr` as constants), with its output tree."""
-    fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
-    dyn_idx = [i for i in range(len(args)) if i not in fixed]
-
-    def dyn_fun(*dyn: Any, **kw: Any) -> Any:
-        full = list(args)
-        for i, a in zip(dyn_idx, dyn):
-            full[i] = a
-        return fun(*full, **kw)
-
-    # unused equations kept, as JAX's make_jaxpr shows them (`_:f32[] = sin a`)
-    jaxpr, consts, out_tree = _staged(dyn_fun, tuple(args[i] for i in dyn_idx), kwargs, dce=False)
-    return ir.ClosedJaxpr(jaxpr, consts), out_tree
-
-
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes and dtypes of `fun(*args)` as `ShapeDtypeStruct`s, without computing it
     (from `jit(fun)`'s trace cache, as JAX's: a function `jit` traced for these arguments is
-    not traced again). A jitted function's own static arguments are static here too."""
+    not traced again; the Refs it writes keep their values). A jitted function's own static
+    arguments are static here too."""
     _check_callable(fun)
     if callable(getattr(fun, "eval_shape", None)) and hasattr(fun, "lower"):
         return fun.eval_shape(*args, **kwargs)  # `jit(f, static_argnums=...)`: its own
-    staged = _jit_stage(fun, (), args, kwargs)
-    if staged is not None:
-        return _out_shapes(staged[0].jaxpr, staged[1])
-    jaxpr, _, out_tree = _staged(fun, args, kwargs)
-    return _out_shapes(jaxpr, out_tree)
+    closed, out_tree, _ = _jit_stage(fun, (), args, kwargs)
+    return _out_shapes(closed.jaxpr, out_tree)
 
 
 _PY_SCALARS = (bool, int, float, complex)

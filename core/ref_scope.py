@@ -5,12 +5,14 @@ A `Ref` (a mutable array reference, `jax.new_ref`) holds its value in the Python
 reads and writes use it directly. Staging must not bake a value in or leak a tracer out, so
 every staged trace pushes a scope while the function runs:
 
-* `jit` pushes a *binding* scope. A Ref made outside it and touched inside is *discovered*
-  (`Discovered` is raised to `jit`, which traces again with the Ref's value as an extra
-  input and its final value as an extra output, then writes that back after each call).
+* `jit` pushes a *binding* scope. A Ref made outside it and touched inside is *discovered*:
+  the scope's `bind` makes its value a new input of the program being traced (as JAX's jit
+  closes over it, the function is traced once), its final value an extra output, which `jit`
+  writes back after each call.
 * the bodies of `lax.scan`, `while_loop`/`fori_loop` and the branches of `cond`/`switch` run
-  in binding scopes too (`threaded`, `bind_refs`): a discovered Ref becomes an extra carry
-  (an extra operand and output of the branches), written back after the loop.
+  in binding scopes too (`threaded`, `bind_refs`): a discovered Ref (`Discovered` is raised
+  to the loop, which traces its body again) becomes an extra carry (an extra operand and
+  output of the branches), written back after the loop.
 * every other staged function (`trace_to_jaxpr`: `make_jaxpr`, custom rules, checkpoint)
   pushes a *barrier*: reads see through it to the scope below, writes to a Ref made outside
   it raise `RefEffectError`.
@@ -54,8 +56,8 @@ class RefArgumentError(NumbaxError, ValueError):
 
 
 class Discovered(BaseException):  # noqa: N818 (a signal, not an error)
-    """Raised to the `jit` (or control-flow call) that owns `scope` when its function touches
-    a Ref made outside it; a BaseException, so the user's `except Exception` lets it pass."""
+    """Raised to the control-flow call that owns `scope` when its body touches a Ref made
+    outside it; a BaseException, so the user's `except Exception` lets it pass."""
 
     def __init__(self, scope: Scope, ref: Any):
         super().__init__("a Ref made outside a jit-compiled function is used inside it")
@@ -64,11 +66,13 @@ class Discovered(BaseException):  # noqa: N818 (a signal, not an error)
 
 
 class Scope:
-    """A staged trace's scope: `bound` maps the Refs made outside it (jit only) to their
-    current values, tracers of `trace`."""
+    """A staged trace's scope: `bound` maps the Refs made outside it (binding scopes only) to
+    their current values, tracers of `trace`; `bind(ref)`, if given, gives the value of a Ref
+    found while tracing (jit's: a new input), else `Discovered` is raised."""
 
-    def __init__(self, binding: bool):
+    def __init__(self, binding: bool, bind: Callable[[Any], Any] | None = None):
         self.binding = binding
+        self.bind = bind
         self.bound: dict[Any, Any] = {}
         self.trace: Any = None
 
@@ -133,15 +137,23 @@ def _escaped(ref: Any) -> RefEffectError:
     )
 
 
+def _discover(scope: Scope, ref: Any) -> None:
+    """Binds `ref`, made outside the binding `scope`, to its value there (`Scope.bind`), or
+    raises `Discovered` to the scope's owner, which traces again with it."""
+    if scope.bind is None:
+        raise Discovered(scope, ref)
+    scope.bound[ref] = scope.bind(ref)
+
+
 def read(ref: Any) -> Any:
     """The value of `ref` as seen from the innermost scope."""
     for scope in reversed(_stack.scopes):
         if ref._scope is scope:
             return ref._contents
         if scope.binding:
-            if ref in scope.bound:
-                return scope.bound[ref]
-            raise Discovered(scope, ref)
+            if ref not in scope.bound:
+                _discover(scope, ref)
+            return scope.bound[ref]
     if ref._scope is not None:
         raise _escaped(ref)
     return ref._contents
@@ -155,17 +167,23 @@ def write(ref: Any, value: Any) -> None:
             return
         if scope.binding:
             if ref not in scope.bound:
-                raise Discovered(scope, ref)
+                _discover(scope, ref)
             _store_checked(ref, value, scope.trace, functools.partial(scope.bound.__setitem__, ref))
             return
-        raise RefEffectError(
-            f"{ref.aval} is written inside a staged function (make_jaxpr, checkpoint, a "
-            "custom rule) but was made outside it; numbax threads Refs through jit and the lax "
-            "control flow only: read the Ref before the function and write the result after it"
-        )
+        raise outer_write_error(ref)
     if ref._scope is not None:
         raise _escaped(ref)
     _store_checked(ref, value, ref._trace, lambda v: setattr(ref, "_contents", v))
+
+
+def outer_write_error(ref: Any) -> RefEffectError:
+    """The error of a write to `ref`, made outside, inside a staged function other than `jit`
+    and the lax control flow (`make_jaxpr`, checkpoint, a custom rule)."""
+    return RefEffectError(
+        f"{ref.aval} is written inside a staged function (make_jaxpr, checkpoint, a "
+        "custom rule) but was made outside it; numbax threads Refs through jit and the lax "
+        "control flow only: read the Ref before the function and write the result after it"
+    )
 
 
 def written_back(refs: Sequence[Any], out: Any) -> Any:

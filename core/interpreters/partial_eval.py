@@ -56,9 +56,18 @@ class JaxprTrace(Trace):
         self.arguments: list[tuple[ir.Var, Any]] | None = None
         # names argument `k` for errors (`argument x of f`), with `arguments`
         self.describe: Callable[[int], str] | None = None
+        # inputs added while tracing (`late_arg`), after the others
+        self.late_args: list[ir.Var] = []
 
     def new_arg(self, aval: ShapedArray) -> JaxprTracer:
         return JaxprTracer(self, ir.Var(aval))
+
+    def late_arg(self, aval: ShapedArray) -> JaxprTracer:
+        """A new input of the program, found while tracing (a Ref that `jit`'s function
+        closes over: `core/ref_scope.py`); the program takes it after the others."""
+        tracer = self.new_arg(aval)
+        self.late_args.append(tracer.var)
+        return tracer
 
     def is_own(self, x: Any) -> bool:
         if isinstance(x, JaxprTracer) and x._trace is self:
@@ -146,7 +155,8 @@ class JaxprTrace(Trace):
         out_atoms = [self.atom(o) for o in outs]
         constvars = [v for v, _ in self.consts.values()]
         constvals = [c for _, c in self.consts.values()]
-        jaxpr = ir.Jaxpr(constvars, [t.var for t in in_tracers], self.eqns, out_atoms)
+        invars = [t.var for t in in_tracers] + self.late_args
+        jaxpr = ir.Jaxpr(constvars, invars, self.eqns, out_atoms)
         if dce:
             jaxpr = dce_jaxpr(jaxpr)
         ir.typecheck(jaxpr)

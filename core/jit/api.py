@@ -515,7 +515,10 @@ class Jitted:
 
     def _call_with_refs(self, entry: _Entry, leaves: list, backend: str) -> Any:
         """A call of a function that uses Refs made outside it: their current values go in,
-        their new values are written back (always through `jit_call`, never the fast paths)."""
+        the new values of those it writes are written back (always through `jit_call`, never
+        the fast paths). A Ref only read keeps its value: under a transformation (`grad`,
+        `vmap`) or in a staged trace, a call's output written back would be that trace's value
+        in a Ref made outside it, which the write refuses."""
         invars = entry.jaxpr.invars[len(entry.consts) :]
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
         outs = jit_call_p.bind(
@@ -526,7 +529,14 @@ class Jitted:
             name=self._name(),
             backend=backend,
         )
-        return ref_scope.written_back(entry.refs, tree_util.tree_unflatten(entry.out_tree, outs))
+        out, new = tree_util.tree_unflatten(entry.out_tree, outs)
+        n = len(entry.refs)
+        for ref, value, old, now in zip(
+            entry.refs, new, entry.jaxpr.invars[-n:], entry.jaxpr.outvars[-n:]
+        ):
+            if now is not old:
+                ref_scope.write(ref, value)
+        return out
 
     def _entry(self, args: tuple, kwargs: dict, key_of: Callable = leaf_key) -> tuple[_Entry, list]:
         """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves;
@@ -756,18 +766,22 @@ class Jitted:
         static_pos = dict((k, v) for k, v in static if isinstance(k, int))
         static_kw = {k: v for k, v in static if isinstance(k, str)}
         store: list = []
-        scope = ref_scope.Scope(binding=True)
-        refs: list = []  # the Refs made outside `fun` that it uses, found by tracing
+        refs: list = []  # the Refs made outside `fun` that it uses, found while tracing
+
+        def bind(ref: Any) -> Any:  # a Ref found: its value a new input, after the others
+            refs.append(ref)
+            return scope.trace.late_arg(ref.aval.inner_aval)
+
+        scope = ref_scope.Scope(binding=True, bind=bind)
 
         def flat_fun(*flat_leaves):
-            n = len(flat_leaves) - len(refs)
-            dyn = list(flat_leaves[:n])
+            dyn = list(flat_leaves)
             for i, ref in key[5]:  # the Refs passed as arguments, back in their places
                 dyn.insert(i, ref)
             dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, dyn)
             it = iter(dyn_args)
             full = [static_pos[i] if i in static_pos else next(it) for i in range(len(args))]
-            with ref_scope.entered(scope, dict(zip(refs, flat_leaves[n:]))):
+            with ref_scope.entered(scope):
                 out = self._fun(*full, **dyn_kwargs, **static_kw)
                 if refs:
                     out = (out, [scope.bound[r] for r in refs])
@@ -782,25 +796,16 @@ class Jitted:
             except InvalidJaxTypeError:
                 raise self._output_type_error(out) from None
 
-        avals = [key_aval(k) for k in key[1]]
-        while True:
-            try:
-                # no full collection over the whole process while tracing (`gc_pause`): one
-                # took 0.1 s of the ResNet-10's cold first call once init had compiled eager loops
-                with gc_pause.paused():
-                    staged, consts = trace_to_jaxpr(
-                        flat_fun,
-                        avals + [r.aval.inner_aval for r in refs],
-                        dce=False,
-                        arguments=leaves if placement.committed_to_device else None,  # `typeof`
-                        describe=lambda k: self._describe(k, args, kwargs, static),
-                    )
-                break
-            except ref_scope.Discovered as found:
-                if found.scope is not scope:
-                    raise
-                refs.append(found.ref)
-                store.clear()
+        # no full collection over the whole process while tracing (`gc_pause`): one took
+        # 0.1 s of the ResNet-10's cold first call once init had compiled eager loops
+        with gc_pause.paused():
+            staged, consts = trace_to_jaxpr(
+                flat_fun,
+                [key_aval(k) for k in key[1]],
+                dce=False,
+                arguments=leaves if placement.committed_to_device else None,  # `typeof`
+                describe=lambda k: self._describe(k, args, kwargs, static),
+            )
         # JAX's jitted library functions keep their unused equations
         jaxpr = close_over_consts(staged if self._library else dce_jaxpr(staged))
         entry = cache[key] = _Entry(jaxpr, consts, store[0], tuple(refs), staged)
@@ -1119,7 +1124,7 @@ def jit(
 
 def stage(
     fun: Callable, static_argnums: tuple[int, ...], args: tuple, kwargs: dict
-) -> tuple[ir.ClosedJaxpr, Any] | None:
+) -> tuple[ir.ClosedJaxpr, Any, tuple]:
     """`fun` staged for these arguments as `jit(fun, static_argnums=...).trace` stages it: what
     `make_jaxpr` and `eval_shape` show (JAX's are `jit(f).trace`), from the trace cache that
     `jit(fun)` calls share, so that a function staged by one and called by the other is traced
@@ -1131,14 +1136,27 @@ def stage(
       args, kwargs: the example arguments (arrays, scalars or `ShapeDtypeStruct`s).
 
     Returns:
-      The jaxpr as traced (its unused equations kept) with its consts, and the output tree;
-      None when `fun` reads Refs made outside it (`jit` takes them as inputs, `make_jaxpr`
-      closes over them: the caller stages it itself).
+      The jaxpr as traced (its unused equations kept) with its consts, the output tree, and
+      the Refs made outside `fun` that it writes. The values of the Refs it uses (which `jit`
+      takes as its last inputs) are closed over, as `make_jaxpr` shows them: constvars, in
+      the order the trace first used them and the other constants.
     """
     entry, _ = Jitted(fun, static_argnums, (), (), None)._entry(args, kwargs, abstract_leaf_key)
-    if entry.refs:
-        return None
-    return ir.ClosedJaxpr(entry.staged, entry.consts), entry.out_tree
+    staged = entry.staged
+    if not entry.refs:
+        return ir.ClosedJaxpr(staged, entry.consts), entry.out_tree, ()
+    n = len(entry.refs)
+    ref_vars, new_values = staged.invars[-n:], staged.outvars[-n:]
+    written = tuple(r for r, v, new in zip(entry.refs, ref_vars, new_values) if new is not v)
+    # a Var's count orders the variables as the trace made them: a const at its first use, a
+    # Ref's value where the function first touched the Ref
+    closed = sorted(
+        zip(staged.constvars + ref_vars, [*entry.consts, *map(ref_scope.read, entry.refs)]),
+        key=lambda pair: pair[0].count,
+    )
+    jaxpr = ir.Jaxpr([v for v, _ in closed], staged.invars[:-n], staged.eqns, staged.outvars[:-n])
+    out_tree = entry.out_tree.children()[0]  # (the output, the Refs' new values)
+    return ir.ClosedJaxpr(jaxpr, [c for _, c in closed]), out_tree, written
 
 
 register_jit_stage(stage)

@@ -320,3 +320,50 @@ def test_freeze_gives_an_array_back():
     # jax.freeze(jnp.ones(2)) is the array (JAX 0.10.2); of a Ref, its value
     np.testing.assert_array_equal(core.freeze(jnp.ones(2)), [1.0, 1.0])
     np.testing.assert_array_equal(core.freeze(core.new_ref(jnp.arange(3))), [0, 1, 2])
+
+
+def test_functions_closing_over_refs_are_traced_once():
+    # jax 0.10.2: the counts of traces after each line; its make_jaxpr shows the Refs as
+    # `a:Ref{f32[]} b:Ref{f32[3]}` constvars read by `d:f32[] <- a[...]`, numbax's jaxprs hold
+    # their values (the same constvars, in the same order, and the same other equations)
+    s, r = core.new_ref(jnp.float32(1.0)), core.new_ref(jnp.zeros(3))
+    traces = []
+
+    def h(x, k):
+        traces.append(None)
+        return x * s[...] + r[...] * k
+
+    closed = core.make_jaxpr(h, static_argnums=1)(jnp.ones(3), 2)
+    assert len(traces) == 1
+    assert str(closed) == (
+        "{ lambda a:f32[] b:f32[3]; c:f32[3]. let\n"
+        "    d:f32[3] = mul c a\n"
+        "    e:f32[3] = mul b 2.0:f32[]\n"
+        "    f:f32[3] = add d e\n"
+        "  in (f,) }"
+    )
+    _eq(core.jit(h, static_argnums=1)(jnp.ones(3), 2), [1.0, 1.0, 1.0])
+    assert len(traces) == 1
+    assert core.eval_shape(h, jnp.ones(3), 2) == core.ShapeDtypeStruct((3,), jnp.float32)
+    assert len(traces) == 2  # (k is not static there)
+
+    def w(x):
+        traces.append(None)
+        r[...] = r[...] + x
+        return x * 2
+
+    traces.clear()
+    for k in (1, 2):
+        _eq(core.jit(w)(jnp.ones(3)), [2.0, 2.0, 2.0])
+        _eq(r[...], [k, k, k])
+    assert core.eval_shape(w, jnp.ones(3)) == core.ShapeDtypeStruct((3,), jnp.float32)
+    _eq(r[...], [2.0, 2.0, 2.0])  # eval_shape writes nothing
+    assert len(traces) == 1
+
+
+def test_transformations_of_a_jit_reading_a_ref():
+    # jax 0.10.2: 3.0 and [3. 3.] (the jit's Ref only read: nothing written back)
+    s = core.new_ref(jnp.float32(3.0))
+    f = core.jit(lambda y: y * s[...])
+    _eq(core.grad(f)(1.0), 3.0)
+    _eq(core.vmap(f)(jnp.ones(2)), [3.0, 3.0])
