@@ -51,6 +51,48 @@ randn = normal
 logsoftmax = log_softmax
 
 
+def _stateless(output_shape: Callable[[Any], Any], forward: Callable[[Any], Any]) -> Layer:
+    """A layer without parameters: its params are `()` and `rng=`/other keywords are ignored."""
+
+    def init_fun(rng, input_shape):
+        return output_shape(input_shape), ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return forward(inputs)
+
+    return init_fun, apply_fun
+
+
+def _same_shape(shape: Any) -> Any:
+    return shape
+
+
+def _two_params(
+    shapes: Callable[[Any], tuple[Any, Any, Any]],
+    inits: tuple[Callable | None, Callable | None],
+    forward: Callable[[Any, Any, Any], Any],
+) -> Layer:
+    """A layer whose params are a pair, each drawn from its own half of one key split.
+
+    `shapes(input_shape)` gives `(output_shape, first_shape, second_shape)`; an initializer of
+    `None` leaves that param as `()`; `forward(first, second, inputs)` is the layer.
+    """
+
+    def init_fun(rng, input_shape):
+        output_shape, *param_shapes = shapes(input_shape)
+        keys = random.split(rng)
+        params = tuple(
+            () if init is None else init(key, shape)
+            for init, key, shape in zip(inits, keys, param_shapes)
+        )
+        return output_shape, params
+
+    def apply_fun(params, inputs, **kwargs):
+        return forward(*params, inputs)
+
+    return init_fun, apply_fun
+
+
 def Dense(
     out_dim: int, W_init: Callable = _DENSE_W_INIT, b_init: Callable = _DENSE_B_INIT
 ) -> Layer:
@@ -65,20 +107,28 @@ def Dense(
       The `(init_fun, apply_fun)` pair.
     """
 
-    def init_fun(rng, input_shape):
-        output_shape = tuple(input_shape[:-1]) + (out_dim,)
-        k1, k2 = random.split(rng)
-        return output_shape, (W_init(k1, (input_shape[-1], out_dim)), b_init(k2, (out_dim,)))
+    def shapes(input_shape):
+        *leading, in_dim = input_shape
+        return (*leading, out_dim), (in_dim, out_dim), (out_dim,)
 
-    def apply_fun(params, inputs, **kwargs):
-        W, b = params
+    def forward(W, b, inputs):
         return jnp.dot(inputs, W) + b
 
-    return init_fun, apply_fun
+    return _two_params(shapes, (W_init, b_init), forward)
 
 
-def _conv_layer(shape_fn: Callable, conv_fn: Callable) -> Callable[..., Layer]:
-    """A general (transposed) convolution constructor over `shape_fn`/`conv_fn`."""
+def _kernel_shape(specs: tuple[str, str, str], input_shape: Any, out_chan: int, window: Any):
+    """The kernel's shape in `specs[1]`'s layout: 'O' out_chan, 'I' the input's channels, the
+    spatial letters `window` in order."""
+    in_chan = input_shape[specs[0].index("C")]
+    spatial = iter(window)
+    sizes = {"O": out_chan, "I": in_chan}
+    return [sizes[letter] if letter in sizes else next(spatial) for letter in specs[1]]
+
+
+def _convolution_family(name: str, output_shape: Callable, convolve: Callable) -> Callable:
+    """A `GeneralConv`-like constructor: `output_shape` is the lax shape rule and
+    `convolve(inputs, W, strides, padding, dimension_numbers)` the operation."""
 
     def constructor(
         dimension_numbers: tuple[str, str, str],
@@ -89,52 +139,46 @@ def _conv_layer(shape_fn: Callable, conv_fn: Callable) -> Callable[..., Layer]:
         W_init: Callable | None = None,
         b_init: Callable = _CONV_B_INIT,
     ) -> Layer:
-        lhs_spec, rhs_spec, out_spec = dimension_numbers
-        one = (1,) * len(filter_shape)
-        strides = strides or one
-        W_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
+        kernel_layout, out_layout = dimension_numbers[1], dimension_numbers[2]
+        strides = strides or (1,) * len(filter_shape)
+        if W_init is None:
+            W_init = glorot_normal(kernel_layout.index("I"), kernel_layout.index("O"))
 
-        def init_fun(rng, input_shape):
-            filters = iter(filter_shape)
-            kernel_shape = [
-                out_chan
-                if c == "O"
-                else input_shape[lhs_spec.index("C")]
-                if c == "I"
-                else next(filters)
-                for c in rhs_spec
-            ]
-            output_shape = shape_fn(input_shape, kernel_shape, strides, padding, dimension_numbers)
-            bias_shape = [out_chan if c == "C" else 1 for c in out_spec]
-            k1, k2 = random.split(rng)
-            return output_shape, (W_init(k1, kernel_shape), b_init(k2, bias_shape))
+        def shapes(input_shape):
+            kernel = _kernel_shape(dimension_numbers, input_shape, out_chan, filter_shape)
+            out = output_shape(input_shape, kernel, strides, padding, dimension_numbers)
+            bias = [out_chan if letter == "C" else 1 for letter in out_layout]
+            return out, kernel, bias
 
-        def apply_fun(params, inputs, **kwargs):
-            W, b = params
-            return conv_fn(inputs, W, strides, padding, one, dimension_numbers) + b
+        def forward(W, b, inputs):
+            return convolve(inputs, W, strides, padding, dimension_numbers) + b
 
-        return init_fun, apply_fun
+        return _two_params(shapes, (W_init, b_init), forward)
 
+    constructor.__name__ = constructor.__qualname__ = name
     return constructor
 
 
-def _conv(inputs, W, strides, padding, one, dimension_numbers):
+def _dilated(inputs, W, strides, padding, dimension_numbers):
+    unit = (1,) * (W.ndim - 2)
     return lax.conv_general_dilated(
-        inputs, W, strides, padding, one, one, dimension_numbers=dimension_numbers
+        inputs, W, strides, padding, unit, unit, dimension_numbers=dimension_numbers
     )
 
 
-def _conv_transpose(inputs, W, strides, padding, one, dimension_numbers):
+def _transposed(inputs, W, strides, padding, dimension_numbers):
     return lax.conv_transpose(inputs, W, strides, padding, dimension_numbers=dimension_numbers)
 
 
-GeneralConv = _conv_layer(lax.conv_general_shape_tuple, _conv)
+GeneralConv = _convolution_family("GeneralConv", lax.conv_general_shape_tuple, _dilated)
 GeneralConv.__doc__ = """A convolution layer `GeneralConv(dimension_numbers, out_chan,
 filter_shape, strides=None, padding='VALID', W_init=None, b_init=normal(1e-6))`; params
 `(W, b)` with `W` laid out as `dimension_numbers[1]` (glorot normal by default)."""
 Conv = functools.partial(GeneralConv, ("NHWC", "HWIO", "NHWC"))
 
-GeneralConvTranspose = _conv_layer(lax.conv_transpose_shape_tuple, _conv_transpose)
+GeneralConvTranspose = _convolution_family(
+    "GeneralConvTranspose", lax.conv_transpose_shape_tuple, _transposed
+)
 GeneralConvTranspose.__doc__ = """A transposed-convolution layer, with the arguments of
 `GeneralConv`."""
 Conv1DTranspose = functools.partial(GeneralConvTranspose, ("NHC", "HIO", "NHC"))
@@ -162,26 +206,25 @@ def BatchNorm(
     Returns:
       The `(init_fun, apply_fun)` pair; params `(beta, gamma)`.
     """
-    axis = (axis,) if jnp.isscalar(axis) else tuple(axis)
+    reduced = (axis,) if jnp.isscalar(axis) else tuple(axis)
 
-    def init_fun(rng, input_shape):
-        shape = tuple(d for i, d in enumerate(input_shape) if i not in axis)
-        k1, k2 = random.split(rng)
-        beta = beta_init(k1, shape) if center else ()
-        gamma = gamma_init(k2, shape) if scale else ()
-        return input_shape, (beta, gamma)
+    def kept(shape):
+        return tuple(size for dim, size in enumerate(shape) if dim not in reduced)
 
-    def apply_fun(params, x, **kwargs):
-        beta, gamma = params
-        expand = tuple(None if i in axis else slice(None) for i in range(jnp.ndim(x)))
-        z = standardize(x, axis, epsilon=epsilon)
+    def shapes(input_shape):
+        return input_shape, kept(input_shape), kept(input_shape)
+
+    def forward(beta, gamma, x):
+        to_input = tuple(None if dim in reduced else slice(None) for dim in range(jnp.ndim(x)))
+        out = standardize(x, reduced, epsilon=epsilon)
         if scale:
-            z = gamma[expand] * z
+            out = gamma[to_input] * out
         if center:
-            z = z + beta[expand]
-        return z
+            out = out + beta[to_input]
+        return out
 
-    return init_fun, apply_fun
+    inits = (beta_init if center else None, gamma_init if scale else None)
+    return _two_params(shapes, inits, forward)
 
 
 def elementwise(fun: Callable, **fun_kwargs: Any) -> Layer:
@@ -194,14 +237,7 @@ def elementwise(fun: Callable, **fun_kwargs: Any) -> Layer:
     Returns:
       The `(init_fun, apply_fun)` pair.
     """
-
-    def init_fun(rng, input_shape):
-        return input_shape, ()
-
-    def apply_fun(params, inputs, **kwargs):
-        return fun(inputs, **fun_kwargs)
-
-    return init_fun, apply_fun
+    return _stateless(_same_shape, lambda inputs: fun(inputs, **fun_kwargs))
 
 
 Tanh = elementwise(jnp.tanh)
@@ -217,16 +253,15 @@ Selu = elementwise(selu)
 Gelu = elementwise(gelu)
 
 
-def _window_sizes(inputs, window_shape, strides, padding, spec) -> Any:
-    """How many input elements each output window of a pooling covers (for averages)."""
-    non_spatial = (0, inputs.ndim - 1) if spec is None else (spec.index("N"), spec.index("C"))
-    spatial = tuple(d for i, d in enumerate(inputs.shape) if i not in non_spatial)
-    sizes = lax.reduce_window(
-        jnp.ones(spatial, inputs.dtype), 0.0, lax.add, window_shape, strides, padding
-    )
-    for i in sorted(non_spatial):
-        sizes = jnp.expand_dims(sizes, i)
-    return sizes
+def _batch_and_channel(rank: int, spec: str | None) -> tuple[int, int]:
+    """The positions of N and C in a pooling input of `rank` axes (`N...C` when no spec)."""
+    return (0, rank - 1) if spec is None else (spec.index("N"), spec.index("C"))
+
+
+def _fill_spatial(rank: int, fixed: tuple[int, int], spatial: Sequence[int]) -> tuple:
+    """A `rank`-tuple with 1 at the `fixed` positions and `spatial` in order elsewhere."""
+    values = iter(spatial)
+    return tuple(1 if dim in fixed else next(values) for dim in range(rank))
 
 
 def _pooling_layer(reducer: Callable, init_val: float, average: bool = False) -> Callable:
@@ -247,31 +282,33 @@ def _pooling_layer(reducer: Callable, init_val: float, average: bool = False) ->
         Returns:
           The `(init_fun, apply_fun)` pair.
         """
-        spatial_window, spatial_strides = (
-            tuple(window_shape),
-            tuple(strides or (1,) * len(window_shape)),
-        )
-        non_spatial = (
-            (0, len(window_shape) + 1) if spec is None else (spec.index("N"), spec.index("C"))
-        )
-        dims, steps = list(spatial_window), list(spatial_strides)
-        for i in sorted(non_spatial):
-            dims.insert(i, 1)
-            steps.insert(i, 1)
-        dims, steps = tuple(dims), tuple(steps)
+        window = tuple(window_shape)
+        steps = tuple(strides or (1,) * len(window))
+        rank = len(window) + 2
+        fixed = _batch_and_channel(rank, spec)
+        full_window = _fill_spatial(rank, fixed, window)
+        full_steps = _fill_spatial(rank, fixed, steps)
 
-        def init_fun(rng, input_shape):
-            pads = lax.padtype_to_pads(input_shape, dims, steps, padding)
-            ones_ = (1,) * len(dims)
-            return lax.reduce_window_shape_tuple(input_shape, dims, steps, pads, ones_, ones_), ()
+        def output_shape(input_shape):
+            pads = lax.padtype_to_pads(input_shape, full_window, full_steps, padding)
+            unit = (1,) * rank
+            return lax.reduce_window_shape_tuple(
+                input_shape, full_window, full_steps, pads, unit, unit
+            )
 
-        def apply_fun(params, inputs, **kwargs):
-            out = lax.reduce_window(inputs, init_val, reducer, dims, steps, padding)
-            if average:
-                out = out / _window_sizes(inputs, spatial_window, spatial_strides, padding, spec)
-            return out
+        def counts(inputs):
+            # How many real (unpadded) inputs each window covers, broadcastable to the output.
+            where = _batch_and_channel(inputs.ndim, spec)
+            spatial = [size for dim, size in enumerate(inputs.shape) if dim not in where]
+            ones_ = jnp.ones(spatial, inputs.dtype)
+            covered = lax.reduce_window(ones_, 0.0, lax.add, window, steps, padding)
+            return covered.reshape(_fill_spatial(inputs.ndim, where, covered.shape))
 
-        return init_fun, apply_fun
+        def pool(inputs):
+            out = lax.reduce_window(inputs, init_val, reducer, full_window, full_steps, padding)
+            return out / counts(inputs) if average else out
+
+        return _stateless(output_shape, pool)
 
     return PoolingLayer
 
@@ -281,17 +318,10 @@ SumPool = _pooling_layer(lax.add, 0.0)
 AvgPool = _pooling_layer(lax.add, 0.0, average=True)
 
 
-def _flatten() -> Layer:
-    def init_fun(rng, input_shape):
-        return (input_shape[0], math.prod(input_shape[1:])), ()
-
-    def apply_fun(params, inputs, **kwargs):
-        return jnp.reshape(inputs, (inputs.shape[0], -1))
-
-    return init_fun, apply_fun
-
-
-Flatten = _flatten()
+Flatten = _stateless(
+    lambda shape: (shape[0], math.prod(shape[1:])),
+    lambda inputs: jnp.reshape(inputs, (inputs.shape[0], -1)),
+)
 """Flattens all but the leading (batch) axis."""
 
 Identity = elementwise(lambda x: x)
@@ -307,27 +337,10 @@ def FanOut(num: int) -> Layer:
     Returns:
       The `(init_fun, apply_fun)` pair.
     """
-
-    def init_fun(rng, input_shape):
-        return [input_shape] * num, ()
-
-    def apply_fun(params, inputs, **kwargs):
-        return [inputs] * num
-
-    return init_fun, apply_fun
+    return _stateless(lambda shape: [shape] * num, lambda inputs: [inputs] * num)
 
 
-def _fan_in_sum() -> Layer:
-    def init_fun(rng, input_shape):
-        return input_shape[0], ()
-
-    def apply_fun(params, inputs, **kwargs):
-        return sum(inputs)
-
-    return init_fun, apply_fun
-
-
-FanInSum = _fan_in_sum()
+FanInSum = _stateless(lambda shapes: shapes[0], sum)
 """Sums a list of inputs."""
 
 
@@ -341,16 +354,13 @@ def FanInConcat(axis: int = -1) -> Layer:
       The `(init_fun, apply_fun)` pair.
     """
 
-    def init_fun(rng, input_shape):
-        ax = axis % len(input_shape[0])
-        size = sum(shape[ax] for shape in input_shape)
-        first = tuple(input_shape[0])
-        return first[:ax] + (size,) + first[ax + 1 :], ()
+    def output_shape(shapes):
+        first = tuple(shapes[0])
+        at = axis % len(first)
+        joined = sum(shape[at] for shape in shapes)
+        return (*first[:at], joined, *first[at + 1 :])
 
-    def apply_fun(params, inputs, **kwargs):
-        return jnp.concatenate(inputs, axis)
-
-    return init_fun, apply_fun
+    return _stateless(output_shape, lambda inputs: jnp.concatenate(inputs, axis))
 
 
 def Dropout(rate: float, mode: str = "train") -> Layer:
@@ -366,25 +376,29 @@ def Dropout(rate: float, mode: str = "train") -> Layer:
     Returns:
       The `(init_fun, apply_fun)` pair.
     """
-
-    def init_fun(rng, input_shape):
-        return input_shape, ()
+    init_fun, _ = _stateless(_same_shape, _same_shape)
 
     def apply_fun(params, inputs, **kwargs):
-        rng = kwargs.get("rng")
-        if rng is None:
+        key = kwargs.get("rng")
+        if key is None:
             raise DropoutRngError()
         if mode != "train":
             return inputs
-        keep = random.bernoulli(rng, rate, inputs.shape)
-        return jnp.where(keep, inputs / rate, 0)
+        kept = random.bernoulli(key, rate, inputs.shape)
+        return jnp.where(kept, inputs / rate, 0)
 
     return init_fun, apply_fun
 
 
-def _split_rngs(kwargs: dict, n: int) -> Sequence[Any]:
-    rng = kwargs.pop("rng", None)
-    return random.split(rng, n) if rng is not None else (None,) * n
+def _unzip_layers(layers: tuple[Layer, ...]) -> tuple[tuple[InitFun, ...], tuple[ApplyFun, ...]]:
+    inits, applies = zip(*layers)
+    return inits, applies
+
+
+def _keys_per_layer(kwargs: dict, count: int) -> Sequence[Any]:
+    """Takes `rng` out of `kwargs` and splits it into one key per layer (`None`s without it)."""
+    key = kwargs.pop("rng", None)
+    return [None] * count if key is None else random.split(key, count)
 
 
 def serial(*layers: Layer) -> Layer:
@@ -399,21 +413,22 @@ def serial(*layers: Layer) -> Layer:
     Returns:
       The composed `(init_fun, apply_fun)` pair.
     """
-    init_funs, apply_funs = zip(*layers)
+    inits, applies = _unzip_layers(layers)
 
     def init_fun(rng, input_shape):
-        params = []
-        for init in init_funs:
-            rng, layer_rng = random.split(rng)
-            input_shape, param = init(layer_rng, input_shape)
-            params.append(param)
-        return input_shape, params
+        shape, params = input_shape, []
+        for init in inits:
+            rng, layer_key = random.split(rng)
+            shape, layer_params = init(layer_key, shape)
+            params.append(layer_params)
+        return shape, params
 
     def apply_fun(params, inputs, **kwargs):
-        rngs = _split_rngs(kwargs, len(layers))
-        for fun, param, rng in zip(apply_funs, params, rngs):
-            inputs = fun(param, inputs, rng=rng, **kwargs)
-        return inputs
+        keys = _keys_per_layer(kwargs, len(applies))
+        out = inputs
+        for apply, layer_params, key in zip(applies, params, keys):
+            out = apply(layer_params, out, rng=key, **kwargs)
+        return out
 
     return init_fun, apply_fun
 
@@ -428,16 +443,21 @@ def parallel(*layers: Layer) -> Layer:
       The `(init_fun, apply_fun)` pair mapping a sequence of inputs to a list of outputs;
       `init_fun` returns `(output_shapes, params)` as two tuples, like JAX's.
     """
-    init_funs, apply_funs = zip(*layers)
+    inits, applies = _unzip_layers(layers)
 
     def init_fun(rng, input_shape):
-        rngs = random.split(rng, len(layers))
-        results = [init(r, shape) for init, r, shape in zip(init_funs, rngs, input_shape)]
-        return tuple(zip(*results))
+        keys = random.split(rng, len(inits))
+        shapes, params = [], []
+        for init, key, shape in zip(inits, keys, input_shape):
+            out_shape, layer_params = init(key, shape)
+            shapes.append(out_shape)
+            params.append(layer_params)
+        return tuple(shapes), tuple(params)
 
     def apply_fun(params, inputs, **kwargs):
-        rngs = _split_rngs(kwargs, len(layers))
-        return [f(p, x, rng=r, **kwargs) for f, p, x, r in zip(apply_funs, params, inputs, rngs)]
+        keys = _keys_per_layer(kwargs, len(applies))
+        branches = zip(applies, params, inputs, keys)
+        return [apply(p, x, rng=key, **kwargs) for apply, p, x, key in branches]
 
     return init_fun, apply_fun
 
@@ -453,9 +473,11 @@ def shape_dependent(make_layer: Callable[[Any], Layer]) -> Layer:
     """
 
     def init_fun(rng, input_shape):
-        return make_layer(input_shape)[0](rng, input_shape)
+        layer_init, _ = make_layer(input_shape)
+        return layer_init(rng, input_shape)
 
     def apply_fun(params, inputs, **kwargs):
-        return make_layer(inputs.shape)[1](params, inputs, **kwargs)
+        _, layer_apply = make_layer(inputs.shape)
+        return layer_apply(params, inputs, **kwargs)
 
     return init_fun, apply_fun
