@@ -39,6 +39,21 @@ def _check_shapes(logits: Any, logit_paddings: Any, labels: Any, label_paddings:
         )
 
 
+def _enter_blanks(blank: Any, arriving: Any) -> Any:
+    """Log-adds `arriving[:, n]` into blank state `n + 1`; blank state 0 has no label before it."""
+    first, rest = blank[:, :1], blank[:, 1:]
+    return jnp.concatenate([first, jnp.logaddexp(rest, arriving)], axis=-1)
+
+
+def _keep_where_padded(padded: Any, before: Any, after: Any) -> Any:
+    """Blends per row: `before` on padded frames (`padded == 1`), `after` on real ones."""
+    return padded * before + (1.0 - padded) * after
+
+
+def _time_major(x: Any) -> Any:
+    return jnp.swapaxes(x, 0, 1)
+
+
 def ctc_loss_with_forward_probs(
     logits: Any,
     logit_paddings: Any,
@@ -66,49 +81,48 @@ def ctc_loss_with_forward_probs(
     """
     check_floating("ctc_loss", "logits", logits)
     _check_shapes(logits, logit_paddings, labels, label_paddings)
-    batchsize, _, num_classes = jnp.shape(logits)
-    maxlabellen = jnp.shape(labels)[1]
+    n_seq, _, n_classes = jnp.shape(logits)
+    n_labels = jnp.shape(labels)[1]
 
-    logprobs = core.nn.log_softmax(logits)
-    labellens = maxlabellen - jnp.sum(label_paddings, axis=1).astype(jnp.int32)
-    repeat = (labels[:, :-1] == labels[:, 1:]).astype(jnp.float32)
-    repeat = jnp.pad(repeat, ((0, 0), (0, 1)))
+    log_p = core.nn.log_softmax(logits)
+    label_onehot = core.nn.one_hot(labels, n_classes)  # [B, N, K]
+    # Time-major emissions: the blank's [T, B, 1] and each label position's [T, B, N].
+    blank_lp = _time_major(log_p[:, :, blank_id : blank_id + 1])
+    label_lp = _time_major(jnp.einsum("btk,bnk->btn", log_p, label_onehot))
+    frame_pad = _time_major(logit_paddings)
 
-    logprobs_phi = jnp.transpose(logprobs[:, :, blank_id : blank_id + 1], (1, 0, 2))  # [T,B,1]
-    one_hot = core.nn.one_hot(labels, num_classes)  # [B, N, K]
-    logprobs_emit = jnp.transpose(jnp.einsum("btk,bnk->btn", logprobs, one_hot), (1, 0, 2))
+    # same_next[:, n] is 1 where label n + 1 equals label n (the last position never repeats):
+    # then label n cannot be left straight for label n + 1, only through the blank between.
+    same_next = jnp.pad((labels[:, 1:] == labels[:, :-1]).astype(jnp.float32), ((0, 0), (0, 1)))
+    n_real = n_labels - jnp.sum(label_paddings, axis=1).astype(jnp.int32)
 
-    logalpha_phi_init = jnp.ones((batchsize, maxlabellen + 1)) * log_epsilon
-    logalpha_phi_init = logalpha_phi_init.at[:, 0].set(0.0)
-    logalpha_emit_init = jnp.ones((batchsize, maxlabellen)) * log_epsilon
+    unreachable_blank = jnp.ones((n_seq, n_labels + 1)) * log_epsilon
+    start_blank = unreachable_blank.at[:, 0].set(0.0)
+    start_label = jnp.ones((n_seq, n_labels)) * log_epsilon
 
-    def update_phi_score(phi, added_score):
-        return jnp.concatenate([phi[:, :1], jnp.logaddexp(phi[:, 1:], added_score)], axis=-1)
-
-    def loop_body(prev, x):
-        prev_phi, prev_emit = prev
-        prev_phi_orig = prev_phi
-        prev_phi = update_phi_score(prev_phi, prev_emit + log_epsilon * repeat)
-        logprob_emit, logprob_phi, pad = x
-        next_emit = jnp.logaddexp(prev_phi[:, :-1] + logprob_emit, prev_emit + logprob_emit)
-        next_phi = prev_phi + logprob_phi
-        next_phi = update_phi_score(
-            next_phi, prev_emit + logprob_phi + log_epsilon * (1.0 - repeat)
+    def advance(alphas, frame):
+        blank, label = alphas
+        lp_label, lp_blank, padded = frame
+        # Finishing a label that is not repeated lands in the blank after it at no cost.
+        settled = _enter_blanks(blank, label + log_epsilon * same_next)
+        new_label = jnp.logaddexp(settled[:, :-1] + lp_label, label + lp_label)
+        # A repeated label reaches the blank after it only by emitting that blank.
+        new_blank = _enter_blanks(
+            settled + lp_blank, label + lp_blank + log_epsilon * (1.0 - same_next)
         )
-        pad = jnp.reshape(pad, (batchsize, 1))
-        next_emit = pad * prev_emit + (1.0 - pad) * next_emit
-        next_phi = pad * prev_phi_orig + (1.0 - pad) * next_phi
-        return (next_phi, next_emit), (next_phi, next_emit)
+        padded = jnp.reshape(padded, (n_seq, 1))
+        new_label = _keep_where_padded(padded, label, new_label)
+        new_blank = _keep_where_padded(padded, blank, new_blank)
+        return (new_blank, new_label), (new_blank, new_label)
 
-    xs = (logprobs_emit, logprobs_phi, jnp.transpose(logit_paddings, (1, 0)))
-    _, (logalpha_phi, logalpha_emit) = lax.scan(
-        loop_body, (logalpha_phi_init, logalpha_emit_init), xs
+    _, (alpha_blank, alpha_label) = lax.scan(
+        advance, (start_blank, start_label), (label_lp, blank_lp, frame_pad)
     )
-    logalpha_phi_last = update_phi_score(logalpha_phi[-1], logalpha_emit[-1])
-    logalpha_phi = logalpha_phi.at[-1].set(logalpha_phi_last)
-    one_hot_len = core.nn.one_hot(labellens, maxlabellen + 1)
-    per_seq_loss = -jnp.einsum("bn,bn->b", logalpha_phi_last, one_hot_len)
-    return per_seq_loss, logalpha_phi, logalpha_emit
+    final_blank = _enter_blanks(alpha_blank[-1], alpha_label[-1])
+    alpha_blank = alpha_blank.at[-1].set(final_blank)
+    # The loss reads blank state n_real (every real label emitted) of the last frame.
+    at_end = core.nn.one_hot(n_real, n_labels + 1)
+    return -jnp.einsum("bs,bs->b", final_blank, at_end), alpha_blank, alpha_label
 
 
 def ctc_loss(
