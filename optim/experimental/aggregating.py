@@ -79,34 +79,52 @@ def process(
     def init_fn(params):
         return preprocessor.init(params), aggregator.init(params), postprocessor.init(params)
 
-    def update_fn(indiv_grads, states, params=None, **extra_args):
-        preprocess_state, aggregate_state, postprocess_state = states
-        indiv_updates, new_preprocess_state = preprocessor.update(
-            indiv_grads, preprocess_state, params, **extra_args
-        )
-        aggregated, new_aggregate_state = aggregator.update(
-            indiv_updates, aggregate_state, params, **extra_args
-        )
+    def update_fn(per_elt_grads, states, params=None, **extra_args):
+        pre_state, agg_state, post_state = states
+        per_elt, pre_state = preprocessor.update(per_elt_grads, pre_state, params, **extra_args)
+        combined, agg_state = aggregator.update(per_elt, agg_state, params, **extra_args)
         if aggregator_has_aux:
-            avg_updates, agg_aux = aggregated
-            extra_args = extra_args | agg_aux
-        else:
-            avg_updates = aggregated
-        ready = tree.get(new_aggregate_state, "ready", True)
-        updates, new_postprocess_state = lax.cond(
-            ready,
-            lambda g, s, p, kw: postprocessor.update(g, s, p, **kw),
-            lambda g, s, *_: (tree.zeros_like(avg_updates), s),
-            avg_updates,
-            postprocess_state,
-            params,
-            extra_args,
+            combined, aux = combined
+            extra_args = extra_args | aux
+        # Aggregators without a `ready` field produce a full update every step.
+        finished = tree.get(agg_state, "ready", True)
+        updates, post_state = _postprocess_when(
+            finished, postprocessor, combined, post_state, params, extra_args
         )
-        return updates, (new_preprocess_state, new_aggregate_state, new_postprocess_state)
+        return updates, (pre_state, agg_state, post_state)
 
     if isinstance(aggregator, Aggregator):
         return Aggregator(init_fn, update_fn)
     return base.GradientTransformationExtraArgs(init_fn, update_fn)
+
+
+def _postprocess_when(
+    finished: Any,
+    postprocessor: base.GradientTransformation,
+    combined: base.Updates,
+    post_state: base.OptState,
+    params: base.Params | None,
+    extra_args: dict[str, Any],
+) -> tuple[base.Updates, base.OptState]:
+    """Runs the postprocessor on a finished aggregate; otherwise zeros, its state untouched."""
+
+    def run(u, st, p, kwargs):
+        return postprocessor.update(u, st, p, **kwargs)
+
+    def hold(u, st, p, kwargs):
+        del p, kwargs
+        return tree.zeros_like(u), st
+
+    return lax.cond(finished, run, hold, combined, post_state, params, extra_args)
+
+
+def _end_of_microbatch(
+    micro_step: Any, accumulation_steps: int, result: Any, fresh: Any, running: Any
+) -> tuple[Any, Any]:
+    """After microbatch ``micro_step`` (counting from 1): ``(result, fresh)`` on the last one of
+    the ``accumulation_steps``, ``(zeros like result, running)`` before it."""
+    is_last = micro_step == accumulation_steps
+    return tree.where(is_last, (result, fresh), (tree.zeros_like(result), running))
 
 
 def average_per_element_updates(per_elt_axis: int | Sequence[int] = 0) -> Aggregator:
@@ -166,23 +184,18 @@ def accumulate_avg_updates(accumulation_steps: int) -> base.GradientTransformati
 
     def update_fn(updates, state, params=None):
         del params
-        new_micro_step = state.micro_step + 1
-        new_avg_grad = tree_util.tree_map(
-            lambda u, a: a + (u - a) / new_micro_step, updates, state.avg_grad
+        seen = state.micro_step + 1
+
+        def running_mean(u, mean):
+            # The mean of `seen` values from the mean of the first `seen - 1` and the newest.
+            return mean + (u - mean) / seen
+
+        mean = tree_util.tree_map(running_mean, updates, state.avg_grad)
+        restart = AccumulateAvgUpdatesState(
+            jnp.asarray(0), jnp.asarray(True), tree.zeros_like(mean)
         )
-        ready_state = AccumulateAvgUpdatesState(
-            micro_step=jnp.asarray(0),
-            ready=jnp.asarray(True),
-            avg_grad=tree.zeros_like(new_avg_grad),
-        )
-        not_ready_state = AccumulateAvgUpdatesState(
-            micro_step=new_micro_step, ready=jnp.asarray(False), avg_grad=new_avg_grad
-        )
-        return tree.where(
-            new_micro_step == accumulation_steps,
-            (new_avg_grad, ready_state),
-            (tree.zeros_like(new_avg_grad), not_ready_state),
-        )
+        going = AccumulateAvgUpdatesState(seen, jnp.asarray(False), mean)
+        return _end_of_microbatch(seen, accumulation_steps, mean, restart, going)
 
     return base.GradientTransformation(init_fn, update_fn)
 
@@ -316,10 +329,8 @@ def get_per_element_mean_and_sum_sq_diff_grads(
             mean_grads=new_mean,
             sum_sq_diff_grads=new_sum_sq_diff,
         )
-        return tree.where(
-            new_micro_step == accumulation_steps,
-            (outputs, ready_state),
-            (tree.zeros_like(outputs), not_ready_state),
+        return _end_of_microbatch(
+            new_micro_step, accumulation_steps, outputs, ready_state, not_ready_state
         )
 
     return Aggregator(init_fn, update_fn)
@@ -358,21 +369,21 @@ def track_per_element_mean_and_variance_with_ema(
             variance_grads_ema=tree.zeros_like(params),
         )
 
+    def toward(latest, average):
+        return (1.0 - ema_decay) * latest + ema_decay * average
+
     def update_fn(updates, state, params=None, *, sum_sq_diff_grads, sample_size):
         del params
-
-        def ema(x, y):
-            return (1.0 - ema_decay) * x + ema_decay * y
-
-        mean_grads_ema = tree_util.tree_map(ema, updates, state.mean_grads_ema)
-        variance_step = tree.scale(1 / (sample_size - 1), sum_sq_diff_grads)
-        variance_grads_ema = tree_util.tree_map(ema, variance_step, state.variance_grads_ema)
-        new_state = state._replace(
+        # The unbiased sample variance of this step's gradients (Bessel's correction).
+        sample_variance = tree.scale(1 / (sample_size - 1), sum_sq_diff_grads)
+        return updates, PerElementMeanAndVarianceEMAState(
             count=safe_int32_increment(state.count),
-            mean_grads_ema=mean_grads_ema,
-            variance_grads_ema=variance_grads_ema,
+            ema_decay=state.ema_decay,
+            mean_grads_ema=tree_util.tree_map(toward, updates, state.mean_grads_ema),
+            variance_grads_ema=tree_util.tree_map(
+                toward, sample_variance, state.variance_grads_ema
+            ),
         )
-        return updates, new_state
 
     return base.GradientTransformationExtraArgs(init_fn, update_fn)
 
