@@ -52,17 +52,19 @@ class AccumulationType(enum.Enum):
     CONCAT = enum.auto()
 
 
-def _with_floating_check(fn: Callable[..., Any]) -> Callable[..., Any]:
-    def wrapper(*args, **kwargs):
-        leaves = tree_util.tree_leaves((args, kwargs))
-        if not all(jnp.issubdtype(x.dtype, jnp.floating) for x in leaves):
-            raise AccumulatorError(
-                "MEAN and RUNNING_MEAN Accumulators require floating-point values, got dtypes "
-                f"{sorted({str(x.dtype) for x in leaves})}; cast them or use SUM."
-            )
-        return fn(*args, **kwargs)
+def _floating_zeros(value: Any) -> Any:
+    """The zero carry of an averaging accumulator; averages of integers are refused."""
+    if not jnp.issubdtype(value.dtype, jnp.floating):
+        raise AccumulatorError(
+            "MEAN and RUNNING_MEAN Accumulators require floating-point values, got dtypes "
+            f"{[str(value.dtype)]}; cast them or use SUM."
+        )
+    return jnp.zeros_like(value)
 
-    return wrapper
+
+def _check_count(num_microbatches: int) -> None:
+    if num_microbatches <= 0:
+        raise BatchAxisError(f"num_microbatches={num_microbatches} must be positive.")
 
 
 def reshape_batch_axis(tree: Any, microbatch_size: int, axis: int = 0) -> Any:
@@ -77,6 +79,13 @@ def reshape_batch_axis(tree: Any, microbatch_size: int, axis: int = 0) -> Any:
         return jnp.swapaxes(split, axis, axis + 1)
 
     return tree_util.tree_map(reshape_leaf, tree)
+
+
+def _merge_batch_axis(stacked: Any) -> Any:
+    """Inverse of `reshape_batch_axis` on axis 0: `[n, m, ...]` -> `[m * n, ...]`, where row
+    ``[k, j]`` becomes example ``k + n * j`` (Fortran order)."""
+    rows_first = jnp.swapaxes(stacked, 0, 1)
+    return jnp.reshape(rows_first, (-1, *jnp.shape(stacked)[2:]))
 
 
 def _lift(acc: Accumulator) -> Accumulator:
@@ -116,11 +125,10 @@ def _sum() -> Accumulator:
 
 
 def _mean(num_microbatches: int) -> Accumulator:
-    if num_microbatches <= 0:
-        raise BatchAxisError(f"num_microbatches={num_microbatches} must be positive.")
+    _check_count(num_microbatches)
     return _lift(
         Accumulator(
-            init=_with_floating_check(jnp.zeros_like),
+            init=_floating_zeros,
             update=lambda carry, value, _: carry + value,
             finalize=lambda carry: carry / num_microbatches,
             aggregate=functools.partial(jnp.mean, axis=0),
@@ -135,7 +143,7 @@ def _running_mean() -> Accumulator:
 
     return _lift(
         Accumulator(
-            init=_with_floating_check(jnp.zeros_like),
+            init=_floating_zeros,
             update=update,
             finalize=lambda x: x,
             aggregate=functools.partial(jnp.mean, axis=0),
@@ -144,41 +152,43 @@ def _running_mean() -> Accumulator:
 
 
 def _concat(num_microbatches: int) -> Accumulator:
-    if num_microbatches <= 0:
-        raise BatchAxisError(f"num_microbatches={num_microbatches} must be positive.")
+    _check_count(num_microbatches)
 
-    def init(value):
+    def slots(value):
+        # One row per microbatch, filled in as the loop reaches it.
         return jnp.zeros((num_microbatches, *jnp.shape(value)), jnp.result_type(value))
 
-    def update(carry, value, index):
-        return carry.at[index].set(value)
+    def fill(rows, value, index):
+        return rows.at[index].set(value)
 
-    def finalize(carry):
-        # Fortran-order flattening of the first two axes: the inverse of reshape_batch_axis.
-        swapped = jnp.swapaxes(carry, 0, 1)
-        return jnp.reshape(swapped, (-1, *jnp.shape(carry)[2:]))
-
-    return _lift(Accumulator(init, update, finalize, lambda x: x))
+    return _lift(Accumulator(slots, fill, _merge_batch_axis, lambda x: x))
 
 
-def _canonicalize(tree: Any, num_microbatches: int | None) -> Accumulator:
-    def fun(acc):
-        if isinstance(acc, Accumulator):
-            return acc
-        if acc is AccumulationType.MEAN:
-            return _mean(num_microbatches)
-        if acc is AccumulationType.SUM:
-            return _sum()
-        if acc is AccumulationType.RUNNING_MEAN:
-            return _running_mean()
-        if acc is AccumulationType.CONCAT:
-            return _concat(num_microbatches)
+# How each built-in accumulator is made from the number of microbatches.
+_BUILT_IN: dict[AccumulationType, Callable[[Any], Accumulator]] = {
+    AccumulationType.MEAN: _mean,
+    AccumulationType.SUM: lambda _: _sum(),
+    AccumulationType.RUNNING_MEAN: lambda _: _running_mean(),
+    AccumulationType.CONCAT: _concat,
+}
+
+
+def _canonicalize(spec: Any, num_microbatches: int | None) -> Accumulator:
+    """One `Accumulator` from an `AccumulationType`, an `Accumulator` or a pytree of them."""
+
+    def resolve(leaf):
+        if isinstance(leaf, Accumulator):
+            return leaf
+        if isinstance(leaf, AccumulationType):
+            return _BUILT_IN[leaf](num_microbatches)
         raise AccumulatorError(
-            f"Unknown accumulator: {acc!r}; use an AccumulationType or an Accumulator."
+            f"Unknown accumulator: {leaf!r}; use an AccumulationType or an Accumulator."
         )
 
-    is_leaf = lambda x: isinstance(x, (Accumulator, AccumulationType))  # noqa: E731
-    return _compose(tree_util.tree_map(fun, tree, is_leaf=is_leaf))
+    def is_spec(x):
+        return isinstance(x, (Accumulator, AccumulationType))
+
+    return _compose(tree_util.tree_map(resolve, spec, is_leaf=is_spec))
 
 
 def _reshape_all_args(microbatch_size, argnums, argnames, in_axes, args, kwargs):
@@ -281,33 +291,47 @@ def micro_vmap(
     """`vmap(fun)` evaluated `microbatch_size` examples at a time; outputs are concatenated
     (or accumulated with `accumulator`).
 
+    Args:
+      fun: the per-example function.
+      in_axes: the batch axis of each positional argument (None: not batched); keyword
+        arguments are batched on axis 0.
+      out_axes: must be 0.
+      microbatch_size: examples per microbatch (None: one `vmap` over the whole batch).
+      vmap_fn: the vectorizing transformation.
+      accumulator: how each microbatch's vectorized output is combined with the others'.
+      num_real_microbatches: stop after this many microbatches.
+
+    Returns:
+      A function with `fun`'s arguments, batched.
+
     Raises:
       NotImplementedError: for `out_axes != 0` (as in Optax).
     """
     if out_axes != 0:
         raise NotImplementedError("out_axis != 0 is not currently supported")
-    if isinstance(in_axes, int):
-        in_axes = (in_axes,)
+    axes = (in_axes,) if isinstance(in_axes, int) else in_axes
+    batched = [(position, ax) for position, ax in enumerate(axes) if ax is not None]
 
-    def vmap_reduce_fn(*args, kwargs):
-        output = vmap_fn(fun, in_axes, out_axes)(*args, **kwargs)
-        size = jnp.shape(tree_util.tree_leaves(output)[0])[0]
-        return _canonicalize(accumulator, size).aggregate(output)
+    def one_microbatch(*args, kwargs):
+        # A vectorized pass over the microbatch, reduced with the accumulator's `aggregate`.
+        outputs = vmap_fn(fun, axes, out_axes)(*args, **kwargs)
+        count = jnp.shape(tree_util.tree_leaves(outputs)[0])[0]
+        return _canonicalize(accumulator, count).aggregate(outputs)
 
-    micro_vmap_fn = microbatch(
-        vmap_reduce_fn,
-        argnums=tuple(i for i, ax in enumerate(in_axes) if ax is not None),
+    looped = microbatch(
+        one_microbatch,
+        argnums=tuple(position for position, _ in batched),
         argnames="kwargs",
         microbatch_size=microbatch_size,
         accumulator=accumulator,
-        in_axes=(*(ax for ax in in_axes if ax is not None), 0),
+        in_axes=(*(ax for _, ax in batched), 0),
         num_real_microbatches=num_real_microbatches,
     )
 
-    def wrapped_fn(*args, **kwargs):
-        return micro_vmap_fn(*args, kwargs=kwargs)
+    def micro_vmapped(*args, **kwargs):
+        return looped(*args, kwargs=kwargs)
 
-    return wrapped_fn
+    return micro_vmapped
 
 
 def micro_grad(
