@@ -5,13 +5,13 @@ so a `gaussian_kde` passes through `jit`, `vmap` and `grad` like JAX's. The band
 Scott's or Silverman's factor (of the effective sample size `neff = 1 / sum(w^2)`), a scalar,
 or a function of the estimator; the kernel covariance is the weighted data covariance times the
 factor squared. Densities whiten the data with the Cholesky factor of the inverse covariance
-and sum (or log-sum-exp) the kernels; the integrals are JAX's closed forms.
+and sum (or log-sum-exp) the kernels; the integrals against a Gaussian or another estimate
+are closed forms through the Cholesky factor of the summed covariances.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -38,42 +38,15 @@ class gaussian_kde:  # noqa: N801  (scipy's and JAX's name)
     __slots__ = ("covariance", "dataset", "inv_cov", "neff", "weights")
 
     def __init__(self, dataset: Any, bw_method: Any = None, weights: Any = None):
-        check_arraylike("gaussian_kde", dataset)
-        dataset = jnp.atleast_2d(dataset)
-        if np.dtype(dataset.dtype).kind == "c":
-            raise NotImplementedError("gaussian_kde does not support complex data")
-        if not dataset.size > 1:
-            raise ValueError("`dataset` input should have multiple elements.")
-        d, n = dataset.shape
-        if weights is not None:
-            check_arraylike("gaussian_kde", weights)
-            dataset, weights = promote_dtypes_inexact(dataset, weights)
-            weights = jnp.atleast_1d(weights)
-            weights = weights / jnp.sum(weights)
-            if weights.ndim != 1:
-                raise ValueError("`weights` input should be one-dimensional.")
-            if len(weights) != n:
-                raise ValueError("`weights` input should be of length n")
-        else:
-            (dataset,) = promote_dtypes_inexact(dataset)
-            weights = jnp.full(n, 1.0 / n, dtype=dataset.dtype)
-        self._set("dataset", dataset)
-        self._set("weights", weights)
-        neff = self._set("neff", 1 / jnp.sum(weights**2))
-        bw_method = "scott" if bw_method is None else bw_method
-        if isinstance(bw_method, str) and bw_method == "scott":
-            factor = jnp.power(neff, -1.0 / (d + 4))
-        elif isinstance(bw_method, str) and bw_method == "silverman":
-            factor = jnp.power(neff * (d + 2) / 4.0, -1.0 / (d + 4))
-        elif jnp.isscalar(bw_method) and not isinstance(bw_method, str):
-            factor = bw_method
-        elif callable(bw_method):
-            factor = bw_method(self)
-        else:
-            raise ValueError("`bw_method` should be 'scott', 'silverman', a scalar, or a callable.")
-        data_cov = jnp.atleast_2d(jnp.cov(dataset, rowvar=True, bias=False, aweights=weights))
-        self._set("covariance", data_cov * factor**2)
-        self._set("inv_cov", jnp.linalg.inv(data_cov) / factor**2)
+        data = _as_samples(dataset)
+        data, probs = _with_weights(data, weights)
+        self._set("dataset", data)
+        self._set("weights", probs)
+        neff = self._set("neff", 1 / jnp.sum(probs**2))
+        factor = _bandwidth_factor(self, "scott" if bw_method is None else bw_method, neff)
+        sample_cov = jnp.atleast_2d(jnp.cov(data, rowvar=True, bias=False, aweights=probs))
+        self._set("covariance", sample_cov * factor**2)
+        self._set("inv_cov", jnp.linalg.inv(sample_cov) / factor**2)
 
     def _set(self, name: str, value: Any) -> Any:
         object.__setattr__(self, name, value)
@@ -104,9 +77,7 @@ class gaussian_kde:  # noqa: N801  (scipy's and JAX's name)
 
     def evaluate(self, points: Any) -> Any:
         """The estimated density at `points` (`(d, m)`, or `(m,)` for one dimension)."""
-        check_arraylike("evaluate", points)
-        points = self._reshape_points(points)
-        return _kernel_eval(False, self.dataset.T, self.weights, points.T, self.inv_cov)
+        return self._kernel_sums("evaluate", points, log=False)
 
     def __call__(self, points: Any) -> Any:
         return self.evaluate(points)
@@ -117,21 +88,23 @@ class gaussian_kde:  # noqa: N801  (scipy's and JAX's name)
 
     def logpdf(self, x: Any) -> Any:
         """The log of the density, by log-sum-exp over the kernels."""
-        check_arraylike("logpdf", x)
-        x = self._reshape_points(x)
-        return _kernel_eval(True, self.dataset.T, self.weights, x.T, self.inv_cov)
+        return self._kernel_sums("logpdf", x, log=True)
+
+    def _kernel_sums(self, caller: str, points: Any, log: bool) -> Any:
+        check_arraylike(caller, points)
+        at = self._reshape_points(points)
+        return _kernel_eval(log, self.dataset.T, self.weights, at.T, self.inv_cov)
 
     def integrate_gaussian(self, mean: Any, cov: Any) -> Any:
         """The density integrated against the Gaussian `N(mean, cov)`."""
-        mean = jnp.atleast_1d(jnp.squeeze(mean))
-        cov = jnp.atleast_2d(cov)
-        if mean.shape != (self.d,):
+        center = jnp.atleast_1d(jnp.squeeze(mean))
+        spread = jnp.atleast_2d(cov)
+        if center.shape != (self.d,):
             raise ValueError(f"mean does not have dimension {self.d}")
-        if cov.shape != (self.d, self.d):
+        if spread.shape != (self.d, self.d):
             raise ValueError(f"covariance does not have dimension {self.d}")
-        chol = linalg.cho_factor(self.covariance + cov)
-        norm = 1.0 / (jnp.sqrt(2 * np.pi) ** self.d * jnp.prod(jnp.diag(chol[0])))
-        return _kernel_convolve(chol, norm, self.dataset, self.weights, mean)
+        overlap = _GaussianOverlap.of(self.covariance + spread)
+        return overlap.at(self.dataset, self.weights, center)
 
     def integrate_box_1d(self, low: Any, high: Any) -> Any:
         """The one-dimensional density integrated from `low` to `high` (scalars)."""
@@ -139,20 +112,25 @@ class gaussian_kde:  # noqa: N801  (scipy's and JAX's name)
             raise ValueError("integrate_box_1d() only handles 1D pdfs")
         if np.ndim(low) != 0 or np.ndim(high) != 0:
             raise ValueError("the limits of integration in integrate_box_1d must be scalars")
-        sigma = jnp.squeeze(jnp.sqrt(self.covariance))
-        low = jnp.squeeze((low - self.dataset) / sigma)
-        high = jnp.squeeze((high - self.dataset) / sigma)
-        return jnp.sum(self.weights * (special.ndtr(high) - special.ndtr(low)))
+        bandwidth = jnp.squeeze(jnp.sqrt(self.covariance))
+
+        def mass_below(limit):
+            return special.ndtr(jnp.squeeze((limit - self.dataset) / bandwidth))
+
+        return jnp.sum(self.weights * (mass_below(high) - mass_below(low)))
 
     def integrate_kde(self, other: gaussian_kde) -> Any:
         """The integral of the product of this density and `other`'s."""
         if other.d != self.d:
             raise ValueError("KDEs are not the same dimensionality")
-        chol = linalg.cho_factor(self.covariance + other.covariance)
-        norm = 1.0 / (jnp.sqrt(2 * np.pi) ** self.d * jnp.prod(jnp.diag(chol[0])))
-        sm, lg = (self, other) if self.n < other.n else (other, self)
-        one = functools.partial(_kernel_convolve, chol, norm, lg.dataset, lg.weights)
-        return jnp.sum(api.vmap(one, in_axes=1)(sm.dataset) * sm.weights)
+        overlap = _GaussianOverlap.of(self.covariance + other.covariance)
+        # Loop over the smaller data set's points, each against the whole larger one.
+        outer, inner = (self, other) if self.n < other.n else (other, self)
+
+        def against_inner(point):
+            return overlap.at(inner.dataset, inner.weights, point)
+
+        return jnp.sum(api.vmap(against_inner, in_axes=1)(outer.dataset) * outer.weights)
 
     def resample(self, key: Any, shape: tuple[int, ...] = ()) -> Any:
         """`(d, *shape)` samples from the estimated density (JAX's sampling, so the same key
@@ -188,11 +166,67 @@ class gaussian_kde:  # noqa: N801  (scipy's and JAX's name)
         return points
 
 
-def _kernel_convolve(chol: Any, norm: Any, target: Any, weights: Any, mean: Any) -> Any:
-    diff = target - mean[:, None]
-    alpha = linalg.cho_solve(chol, diff)
-    arg = 0.5 * jnp.sum(diff * alpha, axis=0)
-    return norm * jnp.sum(jnp.exp(-arg) * weights)
+def _as_samples(dataset: Any) -> Any:
+    """`dataset` as a `(d, n)` array, checked as JAX checks it (dtype not yet promoted)."""
+    check_arraylike("gaussian_kde", dataset)
+    data = jnp.atleast_2d(dataset)
+    if np.dtype(data.dtype).kind == "c":
+        raise NotImplementedError("gaussian_kde does not support complex data")
+    if not data.size > 1:
+        raise ValueError("`dataset` input should have multiple elements.")
+    return data
+
+
+def _with_weights(data: Any, weights: Any) -> tuple[Any, Any]:
+    """The data in an inexact dtype and the weights normalized to sum to 1 (uniform if None)."""
+    n = data.shape[1]
+    if weights is None:
+        (data,) = promote_dtypes_inexact(data)
+        return data, jnp.full(n, 1.0 / n, dtype=data.dtype)
+    check_arraylike("gaussian_kde", weights)
+    data, raw = promote_dtypes_inexact(data, weights)
+    raw = jnp.atleast_1d(raw)
+    probs = raw / jnp.sum(raw)
+    if probs.ndim != 1:
+        raise ValueError("`weights` input should be one-dimensional.")
+    if len(probs) != n:
+        raise ValueError("`weights` input should be of length n")
+    return data, probs
+
+
+def _bandwidth_factor(kde: gaussian_kde, bw_method: Any, neff: Any) -> Any:
+    """The kernel's scale factor for `bw_method` (a rule's name, a scalar, or a callable)."""
+    exponent = -1.0 / (kde.d + 4)
+    if isinstance(bw_method, str):
+        if bw_method == "scott":
+            return jnp.power(neff, exponent)
+        if bw_method == "silverman":
+            return jnp.power(neff * (kde.d + 2) / 4.0, exponent)
+    elif jnp.isscalar(bw_method):
+        return bw_method
+    elif callable(bw_method):
+        return bw_method(kde)
+    raise ValueError("`bw_method` should be 'scott', 'silverman', a scalar, or a callable.")
+
+
+class _GaussianOverlap(NamedTuple):
+    """Integrals of a Gaussian kernel of covariance `S` against weighted points: the Cholesky
+    factor of `S` and the normalization `1 / ((2 pi)^(d/2) det(chol))`."""
+
+    chol: Any
+    norm: Any
+
+    @classmethod
+    def of(cls, cov: Any) -> _GaussianOverlap:
+        chol = linalg.cho_factor(cov)
+        d = cov.shape[0]
+        return cls(chol, 1.0 / (jnp.sqrt(2 * np.pi) ** d * jnp.prod(jnp.diag(chol[0]))))
+
+    def at(self, points: Any, weights: Any, center: Any) -> Any:
+        """The weighted sum over the `(d, n)` points of the kernel centred at `center`."""
+        offsets = points - center[:, None]
+        mahalanobis = jnp.sum(offsets * linalg.cho_solve(self.chol, offsets), axis=0)
+        return self.norm * jnp.sum(jnp.exp(-(0.5 * mahalanobis)) * weights)
 
 
 def _kernel_eval(in_log: bool, points: Any, weights: Any, xi: Any, precision: Any) -> Any:
@@ -204,12 +238,10 @@ def _kernel_eval(in_log: bool, points: Any, weights: Any, xi: Any, precision: An
         raise ValueError("points and xi must have same trailing dim")
     if precision.shape != (d, d):
         raise ValueError("precision matrix must match data dims")
-    whitening = linalg.cholesky(precision, lower=True)
-    points = points @ whitening
-    xi = xi @ whitening
-    log_norm = jnp.sum(jnp.log(jnp.diag(whitening))) - 0.5 * d * jnp.log(2 * np.pi)
-    sq = jnp.sum(jnp.square(xi[:, None, :] - points[None, :, :]), axis=-1)  # (m, n)
-    arg = log_norm - 0.5 * sq
+    whiten = linalg.cholesky(precision, lower=True)
+    log_scale = jnp.sum(jnp.log(jnp.diag(whiten))) - 0.5 * d * jnp.log(2 * np.pi)
+    gaps = (xi @ whiten)[:, None, :] - (points @ whiten)[None, :, :]
+    log_kernels = log_scale - 0.5 * jnp.sum(jnp.square(gaps), axis=-1)  # (m, n)
     if in_log:
-        return special.logsumexp(jnp.log(weights)[None, :] + arg, axis=1)
-    return jnp.sum(weights[None, :] * jnp.exp(arg), axis=1)
+        return special.logsumexp(jnp.log(weights)[None, :] + log_kernels, axis=1)
+    return jnp.sum(weights[None, :] * jnp.exp(log_kernels), axis=1)
