@@ -1,4 +1,4 @@
-"""`core.scipy.stats.mode`, `rankdata` and `sem`: summaries of samples, as JAX writes them.
+"""`core.scipy.stats.mode`, `rankdata` and `sem`: summaries of samples, with JAX's results.
 
 `mode` sorts each column (a `vmap` over the other axes) and counts each value's equals (JAX
 counts with `jnp.unique(..., size=n)`: the same values and counts);
@@ -85,8 +85,16 @@ def mode(a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: 
     return ModeResult(vals.reshape(out_shape), counts.reshape(out_shape))
 
 
-def _invert_permutation(i: Any) -> Any:
-    return jnp.empty_like(i).at[i].set(jnp.arange(i.size, dtype=i.dtype))
+def _rank_from_group(method: str, starts: Any, group: Any) -> Any:
+    """A tied element's rank from its 1-based `group` (run of equal sorted values) and `starts`,
+    the sorted positions where each run begins (with the length appended)."""
+    below = starts[group - 1]  # how many elements sort strictly before the run
+    through = starts[group]  # how many sort before or in it
+    if method == "max":
+        return through
+    if method == "min":
+        return below + 1
+    return 0.5 * (through + below + 1)
 
 
 def rankdata(
@@ -109,26 +117,26 @@ def rankdata(
         raise ValueError(f"unknown method '{method}'")
     if axis is not None:
         return jnp.apply_along_axis(rankdata, axis, a, method)
-    a = jnp.ravel(a)
+    flat = jnp.ravel(a)
     out_dtype = dtypes.default_float()
 
-    def ranks(a: Any) -> Any:
-        arr, sorter = lax.sort_key_val(a, jnp.arange(a.size))
-        inv = _invert_permutation(sorter)
+    def ranks(values: Any) -> Any:
+        n = values.size
+        ordered, order = lax.sort_key_val(values, jnp.arange(n))
+        position = jnp.zeros_like(order).at[order].set(jnp.arange(n, dtype=order.dtype))
         if method == "ordinal":
-            return (inv + 1).astype(out_dtype)
-        obs = jnp.concatenate([jnp.array([True]), arr[1:] != arr[:-1]])
-        dense = obs.cumsum()[inv]
+            return (position + 1).astype(out_dtype)
+        run_starts = jnp.concatenate([jnp.array([True]), ordered[1:] != ordered[:-1]])
+        group = run_starts.cumsum()[position]
         if method == "dense":
-            return dense.astype(out_dtype)
-        count = jnp.nonzero(obs, size=arr.size + 1, fill_value=obs.size)[0].astype(out_dtype)
-        if method == "max":
-            return count[dense]
-        if method == "min":
-            return count[dense - 1] + 1
-        return 0.5 * (count[dense] + count[dense - 1] + 1)
+            return group.astype(out_dtype)
+        starts = jnp.nonzero(run_starts, size=n + 1, fill_value=n)[0].astype(out_dtype)
+        return _rank_from_group(method, starts, group)
 
-    return lax.cond(jnp.any(jnp.isnan(a)), lambda a: jnp.full_like(a, jnp.nan, out_dtype), ranks, a)
+    def all_nan(values: Any) -> Any:
+        return jnp.full_like(values, jnp.nan, out_dtype)
+
+    return lax.cond(jnp.any(jnp.isnan(flat)), all_nan, ranks, flat)
 
 
 def sem(
@@ -153,9 +161,11 @@ def sem(
     """
     (b,) = promote_args_inexact("sem", a)
     if nan_policy == "propagate":
-        size = b.size if axis is None else b.shape[axis]
-        return b.std(axis, ddof=ddof, keepdims=keepdims) / jnp.sqrt(size).astype(b.dtype)
-    if nan_policy == "omit":
+        count = b.size if axis is None else b.shape[axis]
+        spread = b.std(axis, ddof=ddof, keepdims=keepdims)
+    elif nan_policy == "omit":
         count = (~jnp.isnan(b)).sum(axis, keepdims=keepdims)
-        return jnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims) / jnp.sqrt(count).astype(b.dtype)
-    raise ValueError(f"{nan_policy} is not supported")
+        spread = jnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims)
+    else:
+        raise ValueError(f"{nan_policy} is not supported")
+    return spread / jnp.sqrt(count).astype(b.dtype)
