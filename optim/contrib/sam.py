@@ -33,16 +33,18 @@ def normalize() -> GradientTransformation:
       A stateless `GradientTransformation` (state `NormalizeState`, i.e. `EmptyState`).
     """
 
-    def init_fn(params):
+    def to_unit_norm(updates, state, params=None):
         del params
-        return NormalizeState()
+        length = tree.norm(updates)
+        return tree_util.tree_map(lambda leaf: leaf / length, updates), state
 
-    def update_fn(updates, state, params=None):
-        del params
-        g_norm = tree.norm(updates)
-        return tree_util.tree_map(lambda g: g / g_norm, updates), state
+    return GradientTransformation(lambda params: NormalizeState(), to_unit_norm)
 
-    return GradientTransformation(init_fn, update_fn)
+
+def _select(flag: Any, chosen: Any, otherwise: Any) -> Any:
+    """`chosen` if the boolean scalar `flag` holds, else `otherwise`, leaf by leaf; computed as
+    ``flag * chosen + (1 - flag) * otherwise`` so that it stays arithmetic under tracing."""
+    return tree_util.tree_map(lambda a, b: flag * a + (1 - flag) * b, chosen, otherwise)
 
 
 class SAMState(NamedTuple):
@@ -92,32 +94,27 @@ def sam(
             cache=None if opaque_mode else params,
         )
 
-    def pick_one(cond, if_true, if_false):
-        return tree_util.tree_map(lambda t, f: cond * t + (1 - cond) * f, if_true, if_false)
-
     def transparent_update_fn(updates, state, params, *, grad_fn=None):
         del grad_fn
-        first_step = state.steps_since_sync == 0
-        last_step = state.steps_since_sync == sync_period - 1
-        adv_updates, adv_state = adv_optimizer.update(updates, state.adv_state, params)
-        adv_updates = tree_util.tree_map(lambda x: -x, adv_updates)
-        opt_updates, opt_state = optimizer.update(updates, state.opt_state, state.cache)
-        opt_updates = tree_util.tree_map(
-            lambda c, p, u: c - p + u, state.cache, params, opt_updates
+        phase = state.steps_since_sync
+        starts_cycle = phase == 0
+        ends_cycle = phase == sync_period - 1
+        # Both candidate steps are computed; the phase decides which one is returned.
+        ascent, stepped_adv = adv_optimizer.update(updates, state.adv_state, params)
+        ascent = tree_util.tree_map(jnp.negative, ascent)
+        outer, stepped_opt = optimizer.update(updates, state.opt_state, state.cache)
+        # The outer step starts from the cached parameters, not from the adversarial ones.
+        back_and_step = tree_util.tree_map(
+            lambda start, now, step: start - now + step, state.cache, params, outer
         )
-        cache = pick_one(first_step, params, state.cache)
-        updates = pick_one(last_step, opt_updates, adv_updates)
-        if reset_state:
-            adv_state = pick_one(last_step, adv_optimizer.init(params), adv_state)
-        else:
-            adv_state = pick_one(last_step, state.adv_state, adv_state)
-        opt_state = pick_one(last_step, opt_state, state.opt_state)
-        return updates, SAMState(
-            steps_since_sync=(state.steps_since_sync + 1) % sync_period,
-            opt_state=opt_state,
-            adv_state=adv_state,
-            cache=cache,
+        adv_after_cycle = adv_optimizer.init(params) if reset_state else state.adv_state
+        new_state = SAMState(
+            steps_since_sync=(phase + 1) % sync_period,
+            opt_state=_select(ends_cycle, stepped_opt, state.opt_state),
+            adv_state=_select(ends_cycle, adv_after_cycle, stepped_adv),
+            cache=_select(starts_cycle, params, state.cache),
         )
+        return _select(ends_cycle, back_and_step, ascent), new_state
 
     def opaque_update_fn(
         updates, state, params, *, grad_fn: Callable[[Any, int], Any] | None = None
