@@ -27,6 +27,18 @@ def _check_value(value: Any, name: str) -> None:
         raise MissingLossValueError(name)
 
 
+def _model_step(decay: Any, loss_avg: Any, bound: Any, gamma: Any, iprod: Any, sq_norm: Any) -> Any:
+    """The step size at which the momentum model of the loss meets `bound`, clipped at 0; 0 when
+    the model's slope `sq_norm` vanishes."""
+    gap = decay * (loss_avg - bound - gamma) + iprod
+    step = jnp.maximum(gap, 0.0) / sq_norm
+    return jnp.where(sq_norm <= _EPS, 0.0, step)
+
+
+def _learning_rate_at(learning_rate: ScalarOrSchedule, count: Any) -> Any:
+    return learning_rate(count) if callable(learning_rate) else learning_rate
+
+
 class MomoState(NamedTuple):
     """State of `momo`."""
 
@@ -72,35 +84,36 @@ def momo(
         if params is None:
             raise MissingParamsError("momo")
         _check_value(value, "momo")
-        count = state.count
-        bt = jnp.where(count == 0, 0.0, beta)
-        barf = bt * state.barf + (1 - bt) * jnp.asarray(value, dtype=state.barf.dtype)
-        exp_avg = tree_util.tree_map(lambda ea, g: bt * ea + (1 - bt) * g, state.exp_avg, updates)
-        gamma = bt * state.gamma + (1 - bt) * tree.vdot(updates, params)
-        exp_avg_norm = tree.norm(exp_avg, squared=True)
-        iprod = tree.vdot(exp_avg, params)
-        alpha = learning_rate(count) if callable(learning_rate) else learning_rate
-        decay = 1 + alpha * weight_decay
+        # The averages start at the first observations: no momentum on step 0.
+        b = jnp.where(state.count == 0, 0.0, beta)
+
+        def average(old, new):
+            return b * old + (1 - b) * new
+
+        loss_avg = average(state.barf, jnp.asarray(value, dtype=state.barf.dtype))
+        direction = tree_util.tree_map(average, state.exp_avg, updates)
+        # <g, x> averaged like the loss: the model's offset.
+        gamma = b * state.gamma + (1 - b) * tree.vdot(updates, params)
+        sq_norm = tree.norm(direction, squared=True)
+        iprod = tree.vdot(direction, params)
+        lr = _learning_rate_at(learning_rate, state.count)
+        decay = 1 + lr * weight_decay
+        bound = state.lb
         if adapt_lower_bound:
-            cap = decay * (barf - gamma) + iprod
-            this_lb = lax.cond(
-                cap < decay * state.lb,
-                lambda: jnp.maximum(cap / (2 * decay), lower_bound),
+            reachable = decay * (loss_avg - gamma) + iprod
+            bound = lax.cond(
+                reachable < decay * state.lb,
+                lambda: jnp.maximum(reachable / (2 * decay), lower_bound),
                 lambda: state.lb,
             )
-        else:
-            this_lb = state.lb
-        t1 = jnp.maximum(decay * (barf - this_lb - gamma) + iprod, 0.0) / exp_avg_norm
-        t1 = jnp.where(exp_avg_norm <= _EPS, 0.0, t1)
-        tau = jnp.minimum(alpha, t1)
-        p_update = tree_util.tree_map(
-            lambda ea, p: -(alpha * weight_decay) / decay * p - tau * ea, exp_avg, params
-        )
+        tau = jnp.minimum(lr, _model_step(decay, loss_avg, bound, gamma, iprod, sq_norm))
+        shrink = -(lr * weight_decay) / decay
+        step = tree_util.tree_map(lambda d, p: shrink * p - tau * d, direction, params)
+        next_lb = state.lb
         if adapt_lower_bound:
-            new_lb = jnp.maximum(barf + iprod - gamma - 1 / 2 * tau * exp_avg_norm, lower_bound)
-        else:
-            new_lb = state.lb
-        return p_update, MomoState(exp_avg, barf, gamma, new_lb, safe_increment(count))
+            next_lb = jnp.maximum(loss_avg + iprod - gamma - 0.5 * tau * sq_norm, lower_bound)
+        new_state = MomoState(direction, loss_avg, gamma, next_lb, safe_increment(state.count))
+        return step, new_state
 
     return GradientTransformationExtraArgs(init_fn, update_fn)
 
@@ -158,8 +171,12 @@ def momo_adam(
         _check_value(value, "momo_adam")
         count = state.count
         count_inc = safe_increment(count)
-        barf = b1 * state.barf + (1 - b1) * jnp.asarray(value, dtype=state.barf.dtype)
-        exp_avg = tree_util.tree_map(lambda ea, g: b1 * ea + (1 - b1) * g, state.exp_avg, updates)
+
+        def average(old, new):
+            return b1 * old + (1 - b1) * new
+
+        barf = average(state.barf, jnp.asarray(value, dtype=state.barf.dtype))
+        exp_avg = tree_util.tree_map(average, state.exp_avg, updates)
         exp_avg_sq = tree_util.tree_map(
             lambda eas, g: b2 * eas + (1 - b2) * g * g, state.exp_avg_sq, updates
         )
@@ -169,7 +186,7 @@ def momo_adam(
         exp_avg_norm = tree.vdot(exp_avg, exp_avg_weighted)
         gamma = b1 * state.gamma + (1 - b1) * tree.vdot(updates, params)
         iprod = tree.vdot(exp_avg, params)
-        alpha = learning_rate(count) if callable(learning_rate) else learning_rate
+        alpha = _learning_rate_at(learning_rate, count)
         bc1 = jnp.asarray(1 - b1**count_inc, dtype=barf.dtype)
         decay = 1 + alpha * weight_decay
         if adapt_lower_bound:
@@ -181,8 +198,7 @@ def momo_adam(
             )
         else:
             this_lb = state.lb
-        t1 = jnp.maximum(decay * (barf - bc1 * this_lb - gamma) + iprod, 0.0) / exp_avg_norm
-        t1 = jnp.where(exp_avg_norm <= _EPS, 0.0, t1)
+        t1 = _model_step(decay, barf, bc1 * this_lb, gamma, iprod, exp_avg_norm)
         tau = jnp.minimum(alpha / bc1, t1)
         p_update = tree_util.tree_map(
             lambda ea, pr, p: -(alpha * weight_decay) / decay * p - tau * ea / pr,
