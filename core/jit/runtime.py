@@ -166,9 +166,13 @@ def polygamma(m, x):
         return np.nan
     if m == 0:
         return digamma(x)
-    if x <= 0 and math.floor(x) == x:
-        return np.nan
     n = int(m)
+    if x == -np.inf:  # JAX's: inf for odd orders, nan for even ones
+        return np.inf if n % 2 == 1 else np.nan
+    # (np.floor, not math.floor: that one converts to int64, which overflows for -inf and
+    # huge values, and then the recurrence below never reached 10 + n: a hang)
+    if x <= 0 and np.floor(x) == x:
+        return np.nan
     fact = math.gamma(n + 1.0)
     sign = 1.0 if n % 2 == 1 else -1.0  # (-1)**(n+1)
     acc = 0.0
