@@ -146,13 +146,16 @@ def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformat
       A `GradientTransformation` with `EmptyState`.
     """
 
-    def update_fn(updates, state, params=None):
+    def leafwise(updates, state, params=None):
         del state
-        if params is not None:
-            return tree_util.tree_map(f, updates, params), EmptyState()
-        return tree_util.tree_map(lambda u: f(u, None), updates), EmptyState()
+        if params is None:
+            # No parameters: `f` sees None in their place, leaf by leaf.
+            mapped = tree_util.tree_map(lambda u: f(u, None), updates)
+        else:
+            mapped = tree_util.tree_map(f, updates, params)
+        return mapped, EmptyState()
 
-    return GradientTransformation(init_empty_state, update_fn)
+    return GradientTransformation(init_empty_state, leafwise)
 
 
 def with_extra_args_support(tx: GradientTransformation) -> GradientTransformationExtraArgs:
@@ -166,9 +169,14 @@ def with_extra_args_support(tx: GradientTransformation) -> GradientTransformatio
     """
     if isinstance(tx, GradientTransformationExtraArgs):
         return tx
+    return GradientTransformationExtraArgs(tx.init, _discarding_extra_args(tx.update))
 
-    def update(updates, state, params=None, **extra_args):
-        del extra_args
-        return tx.update(updates, state, params)
 
-    return GradientTransformationExtraArgs(tx.init, update)
+def _discarding_extra_args(update: TransformUpdateFn) -> TransformUpdateExtraArgsFn:
+    """`update` behind a signature that also takes keyword arguments, which it drops."""
+
+    def accepting(updates, state, params=None, **ignored):
+        del ignored
+        return update(updates, state, params)
+
+    return accepting

@@ -34,20 +34,23 @@ def canonicalize_key(key_or_seed: Any) -> Any:
 
 
 @core.custom_vjp
-def _scale_gradient(inputs: Any, scale: Any) -> Any:
-    del scale  # only used by the backward pass
+def _scaled_backward(inputs: Any, scale: Any) -> Any:
+    """The identity whose backward pass multiplies the cotangents by `scale`."""
+    del scale
     return inputs
 
 
-def _scale_gradient_fwd(inputs: Any, scale: Any) -> tuple[Any, Any]:
-    return _scale_gradient(inputs, scale), scale
+def _keep_scale(inputs: Any, scale: Any) -> tuple[Any, Any]:
+    # The forward pass saves only the factor for the backward pass.
+    return _scaled_backward(inputs, scale), scale
 
 
-def _scale_gradient_bwd(scale: Any, g: Any) -> tuple[Any, Any]:
-    return tree_util.tree_map(lambda g_: g_ * scale, g), None
+def _times_scale(scale: Any, cotangents: Any) -> tuple[Any, None]:
+    # `scale` is a non-differentiable input: its cotangent is None.
+    return tree_util.tree_map(lambda ct: ct * scale, cotangents), None
 
 
-_scale_gradient.defvjp(_scale_gradient_fwd, _scale_gradient_bwd)
+_scaled_backward.defvjp(_keep_scale, _times_scale)
 
 
 def scale_gradient(inputs: Any, scale: Any) -> Any:
@@ -66,9 +69,8 @@ def scale_gradient(inputs: Any, scale: Any) -> Any:
     """
     if scale == 1.0:
         return inputs
-    if scale == 0.0:
-        return lax.stop_gradient(inputs)
-    return _scale_gradient(inputs, scale)
+    # A zero factor needs no custom rule: the cotangents are cut.
+    return lax.stop_gradient(inputs) if scale == 0.0 else _scaled_backward(inputs, scale)
 
 
 class MultiNormalDiagFromLogScale:
