@@ -50,14 +50,14 @@ def polynomial_schedule(
     """
     if transition_steps <= 0:
         return lambda count: init_value
-    transition_begin = max(transition_begin, 0)
+    start = max(transition_begin, 0)
 
-    def schedule(count):
-        count = jnp.clip(count - transition_begin, 0, transition_steps)
-        frac = 1 - count / transition_steps
-        return (init_value - end_value) * (frac**power) + end_value
+    def decayed(count):
+        # The part of the transition still ahead, from 1 at its start down to 0 at its end.
+        ahead = 1 - jnp.clip(count - start, 0, transition_steps) / transition_steps
+        return (init_value - end_value) * (ahead**power) + end_value
 
-    return schedule
+    return decayed
 
 
 def linear_schedule(
@@ -99,14 +99,15 @@ def piecewise_constant_schedule(
             f"Got {boundaries_and_scales}."
         )
 
-    def schedule(count):
-        v = init_value
-        for threshold, scale in sorted((boundaries_and_scales or {}).items()):
-            indicator = jnp.maximum(0.0, jnp.sign(threshold - count))
-            v = v * indicator + (1 - indicator) * scale * v
-        return v
+    def scaled(count):
+        value = init_value
+        for boundary, factor in sorted((boundaries_and_scales or {}).items()):
+            # 1 strictly before the boundary, 0 from it on, as arithmetic for traced counts.
+            waiting = jnp.maximum(0.0, jnp.sign(boundary - count))
+            value = value * waiting + (1 - waiting) * factor * value
+        return value
 
-    return schedule
+    return scaled
 
 
 def exponential_decay(
