@@ -1,5 +1,5 @@
 """Small utilities Optax keeps in `optax._src.utils`: `scale_gradient`, `multi_normal` and
-`canonicalize_key`.
+`canonicalize_key` (with `key_or_seed`, the `key=`/`seed=` arguments' checks).
 
 `scale_gradient(x, s)` is the identity in the forward pass and multiplies the cotangent by `s`
 in the backward pass (a `core.custom_vjp`); `s == 1` and `s == 0` are special-cased to the
@@ -9,12 +9,14 @@ identity and `stop_gradient`, as in Optax.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import core
 import core.numpy as jnp
 from core import lax, random, tree_util
+from optim.errors import OptimizerArgumentError
 
 
 def canonicalize_key(key_or_seed: Any) -> Any:
@@ -31,6 +33,37 @@ def canonicalize_key(key_or_seed: Any) -> Any:
     if hasattr(key_or_seed, "dtype") and jnp.issubdtype(key_or_seed.dtype, core.dtypes.prng_key):
         return key_or_seed
     return random.key(key_or_seed)
+
+
+def key_or_seed(key: Any, seed: Any) -> Any:
+    """What a transformation's `key=` and deprecated `seed=` arguments name, with Optax's
+    warnings: the seed (deprecated), else the key, else 0 (a key will be required).
+
+    Args:
+      key: the `key=` argument (a typed key or an integer seed), or None.
+      seed: the deprecated `seed=` argument, or None.
+
+    Returns:
+      The key or seed to give `canonicalize_key`.
+
+    Raises:
+      OptimizerArgumentError: both are given (a `ValueError`, Optax's first line).
+    """
+    if seed is not None:
+        warnings.warn(
+            '"seed" is deprecated and will be removed in optax 0.2.7, use "key".',
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        if key is not None:
+            raise OptimizerArgumentError(
+                "Only one of seed or key can be specified.\nPass key=core.random.key(seed)."
+            )
+        return seed
+    if key is None:
+        warnings.warn("Specifying a key will be required in optax 0.2.7.", stacklevel=3)
+        return 0
+    return key
 
 
 @core.custom_vjp

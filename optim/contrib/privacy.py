@@ -9,15 +9,13 @@ momentum and the learning rate.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, NamedTuple
 
 from core import random, tree_util
 from optim.base import GradientTransformation, ScalarOrSchedule, identity
 from optim.combine import chain
-from optim.errors import OptimizerArgumentError
 from optim.transforms import per_example_global_norm_clip, scale_by_learning_rate, trace
-from optim.utils import canonicalize_key
+from optim.utils import canonicalize_key, key_or_seed
 
 
 class DifferentiallyPrivateAggregateState(NamedTuple):
@@ -43,21 +41,7 @@ def differentially_private_aggregate(
     Raises:
       OptimizerArgumentError: both `key` and `seed` given (a `ValueError`).
     """
-    if seed is not None:
-        warnings.warn(
-            '"seed" is deprecated and will be removed in optax 0.2.7, use "key".',
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if key is not None:
-            raise OptimizerArgumentError(
-                "Only one of seed or key can be specified.\nPass key=core.random.key(seed)."
-            )
-        key = random.key(seed)
-    if key is None:
-        warnings.warn("Specifying a key will be required in optax 0.2.7.", stacklevel=2)
-        key = random.key(0)
-    key = canonicalize_key(key)
+    key = canonicalize_key(key_or_seed(key, seed))
     noise_std = l2_norm_clip * noise_multiplier
 
     def init_fn(params):

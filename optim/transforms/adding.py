@@ -8,7 +8,6 @@ biases and norm scales.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -16,9 +15,9 @@ import core.numpy as jnp
 from core import random, tree_util
 from optim import tree
 from optim.base import EmptyState, GradientTransformation, ScalarOrSchedule
-from optim.errors import MissingParamsError, OptimizerArgumentError
+from optim.errors import MissingParamsError
 from optim.numerics import safe_increment
-from optim.utils import canonicalize_key
+from optim.utils import canonicalize_key, key_or_seed
 from optim.wrappers import masked
 
 AddDecayedWeightsState = EmptyState
@@ -96,20 +95,7 @@ def add_noise(
     Raises:
       OptimizerArgumentError: both `key` and `seed` given (a `ValueError`).
     """
-    if seed is not None:
-        warnings.warn(
-            '"seed" is deprecated and will be removed in optax 0.2.7, use "key".',
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if key is not None:
-            raise OptimizerArgumentError(
-                "Only one of seed or key can be specified.\nPass key=core.random.key(seed)."
-            )
-        key = seed
-    if key is None:
-        warnings.warn("Specifying a key will be required in optax 0.2.7.", stacklevel=2)
-        key = 0
+    key = key_or_seed(key, seed)
 
     def init_fn(params):
         del params
