@@ -9,6 +9,8 @@ stays traceable under `jit`.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
@@ -182,8 +184,8 @@ def skip_not_finite(updates: Updates, gradient_step: Any, params: Params | None)
       non-finite entries.
     """
     del gradient_step, params
-    counts = [jnp.sum(jnp.logical_not(jnp.isfinite(g))) for g in tree_util.tree_leaves(updates)]
-    num_not_finite = sum(counts[1:], counts[0]) if counts else jnp.asarray(0)
+    per_leaf = [jnp.sum(~jnp.isfinite(leaf)) for leaf in tree_util.tree_leaves(updates)]
+    num_not_finite = functools.reduce(operator.add, per_leaf) if per_leaf else jnp.asarray(0)
     should_skip = num_not_finite > 0
     return should_skip, {"should_skip": should_skip, "num_not_finite": num_not_finite}
 

@@ -49,33 +49,34 @@ def add_decayed_weights(
       A `GradientTransformation` that needs `params`.
     """
 
+    scheduled = callable(weight_decay)
+    # A literal zero coefficient adds nothing: the updates pass through untouched.
+    adds_nothing = isinstance(weight_decay, (int, float)) and weight_decay == 0.0
+
     def init_fn(params):
         del params
-        if callable(weight_decay):
-            return WeightDecaySchedule(count=jnp.zeros([], jnp.int32))
-        return EmptyState()
+        return WeightDecaySchedule(count=jnp.zeros([], jnp.int32)) if scheduled else EmptyState()
 
-    def update_fn(updates, state, params):
+    def pull_toward_zero(updates, state, params):
         if params is None:
             raise MissingParamsError("add_decayed_weights")
-        if callable(weight_decay):
-            new_state = WeightDecaySchedule(count=safe_increment(state.count))
-        else:
-            new_state = state
-        if isinstance(weight_decay, (int, float)) and weight_decay == 0.0:
-            return updates, new_state
-        s = weight_decay(state.count) if callable(weight_decay) else weight_decay
-        updates = tree_util.tree_map(
-            lambda g, p: None if g is None else g + s * p,
-            updates,
-            params,
-            is_leaf=lambda x: x is None,
-        )
-        return updates, new_state
+        next_state = WeightDecaySchedule(count=safe_increment(state.count)) if scheduled else state
+        if adds_nothing:
+            return updates, next_state
+        rate = weight_decay(state.count) if scheduled else weight_decay
 
-    if mask is not None:
-        return masked(GradientTransformation(init_fn, update_fn), mask)
-    return GradientTransformation(init_fn, update_fn)
+        def decayed(g, p):
+            # Updates that are None (frozen leaves) stay None.
+            return None if g is None else g + rate * p
+
+        return tree_util.tree_map(decayed, updates, params, is_leaf=_is_none), next_state
+
+    tx = GradientTransformation(init_fn, pull_toward_zero)
+    return tx if mask is None else masked(tx, mask)
+
+
+def _is_none(x: Any) -> bool:
+    return x is None
 
 
 def add_noise(

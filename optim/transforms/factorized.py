@@ -37,10 +37,9 @@ def _factored_dims(shape: tuple[int, ...], factored: bool, min_dim: int) -> tupl
     """Returns the (second largest, largest) axes if the leaf is factored, else None."""
     if not factored or len(shape) < 2:
         return None
-    order = sorted(range(len(shape)), key=lambda i: shape[i])
-    if shape[order[-2]] < min_dim:
-        return None
-    return order[-2], order[-1]
+    second, largest = sorted(range(len(shape)), key=shape.__getitem__)[-2:]
+    # Both factored axes must be long enough for the row/column statistics to pay off.
+    return (second, largest) if shape[second] >= min_dim else None
 
 
 def scale_by_factored_rms(

@@ -71,9 +71,14 @@ def scale_by_schedule(step_size_fn: Schedule) -> GradientTransformation:
 
     def update_fn(updates, state, params=None):
         del params
-        step_size = step_size_fn(state.count)
-        updates = tree_util.tree_map(lambda g: jnp.asarray(step_size, dtype=g.dtype) * g, updates)
-        return updates, ScaleByScheduleState(count=safe_increment(state.count))
+        factor = step_size_fn(state.count)
+
+        def times_factor(g):
+            # The factor takes each update's dtype, so low-precision updates stay low precision.
+            return jnp.asarray(factor, dtype=g.dtype) * g
+
+        next_state = ScaleByScheduleState(count=safe_increment(state.count))
+        return tree_util.tree_map(times_factor, updates), next_state
 
     return GradientTransformation(init_fn, update_fn)
 
