@@ -402,12 +402,16 @@ def bernoulli(n: int) -> Any:
     n = int(n)
     if n < 0:
         raise ValueError("n must be a non-negative integer.")
-    b3 = jnp.array([1, -1 / 2, 1 / 6])
+    first_three = jnp.array([1, -1 / 2, 1 / 6])
     if n < 3:
-        return b3[: n + 1]
-    bn = jnp.zeros(n + 1).at[:3].set(b3)
-    m = jnp.arange(4, n + 1, 2, dtype=bn.dtype)
-    q1 = 1.0 / np.pi**2 * jnp.cumprod(-(m - 1) * m / 4 / np.pi**2)
-    k = jnp.arange(2, 50, dtype=bn.dtype)
-    q2 = jnp.sum(k[:, None] ** (-m[None, :]), axis=0)
-    return bn.at[4::2].set(q1 * (1 + q2))
+        return first_three[: n + 1]
+    numbers = jnp.zeros(n + 1).at[:3].set(first_three)
+    # The even numbers from B_4 on, by B_2k = (-1)^(k+1) 2 (2k)! zeta(2k) / (2 pi)^(2k): the
+    # factorial-over-power part as a running product (each order multiplies the previous one
+    # by -(m - 1) m / (4 pi^2)) and zeta(m) as 1 plus its terms 2^-m ... 49^-m.
+    orders = jnp.arange(4, n + 1, 2, dtype=numbers.dtype)
+    growth = jnp.cumprod(-(orders - 1) * orders / 4 / np.pi**2)
+    leading = 1.0 / np.pi**2 * growth
+    bases = jnp.arange(2, 50, dtype=numbers.dtype)
+    zeta_tail = jnp.sum(bases[:, None] ** (-orders[None, :]), axis=0)
+    return numbers.at[4::2].set(leading * (1 + zeta_tail))
