@@ -171,29 +171,38 @@ def _complex_of(real_dtype: np.dtype) -> np.dtype:
     return np.dtype(np.complex64 if real_dtype.itemsize <= 4 else np.complex128)
 
 
+def _complex_polar(key: Any, shape: tuple[int, ...], dtype: Any, radius: Callable) -> Any:
+    """Complex draws `radius(u) * exp(i theta)` with `u` and `theta / (2 pi)` uniform on
+    [0, 1) (independent halves of `key`, drawn in `dtype`'s real precision); `radius` gets the
+    real `u` and the complex dtype."""
+    radius_key, angle_key = random.split(key)
+    real = np.array(0, dtype).real.dtype
+    complex_dtype = _complex_of(real)
+    modulus = radius(random.uniform(radius_key, shape, real), complex_dtype)
+    angle = 2 * np.pi * random.uniform(angle_key, shape, real).astype(complex_dtype)
+    return modulus * jnp.exp(1j * angle)
+
+
 def _complex_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     """JAX's uniform draws on the complex disk of zero mean and unit variance: radius
     `sqrt(2 u)`, angle `2 pi u'` (a non-complex `dtype` fails in `random.uniform`, as JAX's)."""
-    key_r, key_theta = random.split(key)
-    real_dtype = np.array(0, dtype).real.dtype
-    dtype = _complex_of(real_dtype)
-    r = jnp.sqrt(2 * random.uniform(key_r, shape, real_dtype)).astype(dtype)
-    theta = 2 * np.pi * random.uniform(key_theta, shape, real_dtype).astype(dtype)
-    return r * jnp.exp(1j * theta)
+
+    def radius(u, complex_dtype):
+        return jnp.sqrt(2 * u).astype(complex_dtype)
+
+    return _complex_polar(key, shape, dtype, radius)
 
 
 def _complex_truncated_normal(key: Any, upper: float, shape: tuple[int, ...], dtype: Any) -> Any:
     """JAX's complex normal draws (unit variance before truncation) of modulus below `upper`,
     by the inverse CDF of the modulus and a uniform angle."""
-    key_r, key_theta = random.split(key)
-    real_dtype = np.array(0, dtype).real.dtype
-    dtype = _complex_of(real_dtype)
-    t = (1 - jnp.exp(jnp.array(-(upper**2), dtype))) * random.uniform(
-        key_r, shape, real_dtype
-    ).astype(dtype)
-    r = jnp.sqrt(-jnp.log(1 - t))
-    theta = 2 * np.pi * random.uniform(key_theta, shape, real_dtype).astype(dtype)
-    return r * jnp.exp(1j * theta)
+
+    def radius(u, complex_dtype):
+        # The modulus r of a unit complex normal has P(r < x) = 1 - exp(-x^2).
+        below_upper = 1 - jnp.exp(jnp.array(-(upper**2), complex_dtype))
+        return jnp.sqrt(-jnp.log(1 - below_upper * u.astype(complex_dtype)))
+
+    return _complex_polar(key, shape, dtype, radius)
 
 
 def glorot_uniform(
