@@ -126,23 +126,24 @@ class CliDebugger(cmd.Cmd):
                     lines.append(("->  " if i == frame.offset else "    ") + line)
         print("\n".join(lines), file=self.stdout)
 
+    def _move(self, delta: int, at_edge: str) -> None:
+        """Moves `delta` frames outwards (up) or inwards (down), staying within the stack."""
+        target = self.frame_index + delta
+        if 0 <= target < len(self.frames):
+            self.frame_index = target
+        else:
+            print(at_edge, file=self.stdout)
+        self.print_context()
+
     def do_up(self, arg: str) -> None:
         """u(p): moves up a stack frame."""
-        if self.frame_index == len(self.frames) - 1:
-            print("At topmost frame.", file=self.stdout)
-        else:
-            self.frame_index += 1
-        self.print_context()
+        self._move(1, "At topmost frame.")
 
     do_u = do_up
 
     def do_down(self, arg: str) -> None:
         """d(own): moves down a stack frame."""
-        if self.frame_index == 0:
-            print("At bottommost frame.", file=self.stdout)
-        else:
-            self.frame_index -= 1
-        self.print_context()
+        self._move(-1, "At bottommost frame.")
 
     do_d = do_down
 
