@@ -185,27 +185,24 @@ def lu_pivots_to_permutation(pivots: Any, permutation_size: int) -> Any:
 
 
 def _lu_solve_core(lu: Any, permutation: Any, b: Any, trans: int) -> Any:
-    m = get_aval(lu).shape[0]
+    """Solves `op(P L U) x = b` from the packed factors (`op` by `trans`: 0 none, 1 transpose,
+    2 conjugate transpose), `b` of shape `(m, ...)` solved as `m x k` columns."""
     b_shape = get_aval(b).shape
-    x = jnp.reshape(b, (m, math.prod(b_shape[1:])))
-    if trans == 0:
-        x = x[permutation, :]
-        x = triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
-        x = triangular_solve(lu, x, left_side=True, lower=False)
-    elif trans in (1, 2):
-        conj = trans == 2
-        x = triangular_solve(lu, x, left_side=True, lower=False, transpose_a=True, conjugate_a=conj)
-        x = triangular_solve(
-            lu,
-            x,
-            left_side=True,
-            lower=True,
-            unit_diagonal=True,
-            transpose_a=True,
-            conjugate_a=conj,
-        )
-        _, ind = lax.sort_key_val(permutation, lax.iota(np.int32, get_aval(permutation).shape[0]))
-        x = x[ind, :]
+    rows = get_aval(lu).shape[0]
+    columns = jnp.reshape(b, (rows, math.prod(b_shape[1:])))
+
+    def lower(x, **kw):  # L has a unit diagonal
+        return triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True, **kw)
+
+    def upper(x, **kw):
+        return triangular_solve(lu, x, left_side=True, lower=False, **kw)
+
+    if trans == 0:  # P L U x = b: permute b's rows, then L, then U
+        x = upper(lower(columns[permutation, :]))
+    elif trans in (1, 2):  # U^T L^T P^T x = b: U^T, then L^T, then undo the row permutation
+        adjoint = {"transpose_a": True, "conjugate_a": trans == 2}
+        solved = lower(upper(columns, **adjoint), **adjoint)
+        x = jnp.zeros_like(solved).at[permutation, :].set(solved)
     else:
         raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
     return jnp.reshape(x, b_shape)
