@@ -877,13 +877,20 @@ def polar(
     Returns:
         `(U, P)`: `U` with orthonormal columns (or rows), `P` Hermitian positive semi-definite.
     """
-    arr = jnp.asarray(a)
-    if arr.ndim < 2:
+    matrices = jnp.asarray(a)
+    if matrices.ndim < 2:
         raise ValueError("The input `a` must be at least a 2-D array.")
     if side not in ("right", "left"):
         raise ValueError("The argument `side` must be either 'right' or 'left'.")
-    sig = "(m,n)->(m,n),(n,n)" if side == "right" else "(m,n)->(m,n),(m,m)"
-    return jnp.vectorize(lambda x: _polar_2d(x, side, method), signature=sig)(arr)
+    hermitian_factor = _POLAR_HERMITIAN_SHAPE[side]
+
+    def one(matrix):
+        return _polar_2d(matrix, side, method)
+
+    return jnp.vectorize(one, signature=f"(m,n)->(m,n),{hermitian_factor}")(matrices)
+
+
+_POLAR_HERMITIAN_SHAPE = {"right": "(n,n)", "left": "(m,m)"}
 
 
 def leslie(f: Any, s: Any) -> Any:
@@ -1127,17 +1134,22 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
     """
     if scale is not None and scale not in ("sqrtn", "n"):
         raise ValueError(f"scale must be None, 'sqrtn', or 'n'; got {scale!r}.")
+    dtype = _dft_dtype(dtype)
+    k = jnp.arange(n, dtype=dtype)
+    roots = jnp.exp(-2j * np.pi * k[:, None] * k[None, :] / n)  # row j, column l: w^(j l)
+    if scale is None:
+        return roots
+    return roots / (jnp.sqrt(n) if scale == "sqrtn" else n)
+
+
+def _dft_dtype(dtype: Any) -> np.dtype:
+    """`dft`'s complex dtype: the default complex, or a checked canonical `dtype`."""
     if dtype is None:
-        dtype = dtypes.default_complex()
-    else:
-        dtype = dtypes.canonicalize_dtype(dtype)
-        if not dtypes.issubdtype(dtype, np.complexfloating):
-            raise ValueError(f"dtype must be a complex floating-point type; got {dtype}.")
-    a = jnp.arange(n, dtype=dtype)
-    omegas = jnp.exp(-2j * np.pi * a[:, None] * a[None, :] / n)
-    if scale == "sqrtn":
-        return omegas / jnp.sqrt(n)
-    return omegas / n if scale == "n" else omegas
+        return dtypes.default_complex()
+    dtype = dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.complexfloating):
+        raise ValueError(f"dtype must be a complex floating-point type; got {dtype}.")
+    return dtype
 
 
 # ---------------------------------------------------------------------------------------------
