@@ -768,18 +768,20 @@ def conv_with_general_padding(
 
 
 def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
+    """The `(low, high)` padding of the dilated input that makes a stride-1 convolution with a
+    `k`-wide kernel the transpose of a stride-`s` convolution with `padding`."""
+    if isinstance(padding, tuple):
+        low, *high = (k - 1 - p for p in padding)
+        return low, sum(high)
     if padding == "SAME":
-        pad_len = k + s - 2
-        pad_a = k - 1 if s > k - 1 else int(np.ceil(pad_len / 2))
+        total = k + s - 2
+        low = k - 1 if s > k - 1 else -(-total // 2)
     elif padding == "VALID":
-        pad_len = k + s - 2 + max(k - s, 0)
-        pad_a = k - 1
-    elif isinstance(padding, tuple):
-        pads = tuple(k - p - 1 for p in padding)
-        pad_a, pad_len = pads[0], sum(pads)
+        total = k + s - 2 + max(k - s, 0)
+        low = k - 1
     else:
         raise ValueError(f"Invalid padding mode: {padding!r}")
-    return pad_a, pad_len - pad_a
+    return low, total - low
 
 
 def conv_transpose(
