@@ -24,45 +24,57 @@ class _Unsupported(Exception):
 
 
 def _split_on_one_axis(op_shape: Sequence[int], new_sizes: Sequence[int]) -> tuple[bool, list]:
-    """Whether `op_shape -> new_sizes` splits one axis (JAX's `_split_on_one_axis`), with,
-    per operand axis, its size or the list of sizes it splits into."""
-    op_shape, new_sizes = list(op_shape), list(new_sizes)
-    if len(new_sizes) <= len(op_shape):
+    """Whether `op_shape -> new_sizes` splits exactly one axis into adjacent axes, with, per
+    operand axis, its size or the list of sizes it splits into (trailing size-1 axes common to
+    both shapes are set aside and given back as 1s). Splitting two axes is ambiguous
+    (`_Unsupported`)."""
+    old, new = list(op_shape), list(new_sizes)
+    if len(new) <= len(old):
         return False, []
-    num_1s = 0
-    while op_shape[-1] == 1 and new_sizes[-1] == 1:
-        num_1s += 1
-        op_shape, new_sizes = op_shape[:-1], new_sizes[:-1]
-    i, j, count, out = 0, 0, 0, []
-    while j < len(new_sizes):
-        if op_shape[i] == new_sizes[j]:
-            out.append(op_shape[i])
-        else:
-            count += 1
-            if count > 1:
-                raise _Unsupported
-            temp = [new_sizes[j]]
-            next_j, next_i = j + 1, i + 1
-            while math.prod(temp) != op_shape[i] or (
-                next_j < len(new_sizes) and new_sizes[next_j] == 1
-            ):
-                if math.prod(temp) > op_shape[i]:
-                    return False, []
-                if (
-                    math.prod(temp) == op_shape[i]
-                    and next_i < len(op_shape)
-                    and new_sizes[next_j] == op_shape[next_i]
-                ):
-                    break
-                j += 1
-                if j >= len(new_sizes):
-                    return False, []
-                temp.append(new_sizes[j])
-                next_j += 1
-            out.append(temp)
-        i += 1
-        j += 1
-    return True, out + [1] * num_1s
+    trailing_ones = 0
+    while old[-1] == 1 and new[-1] == 1:
+        trailing_ones += 1
+        old.pop()
+        new.pop()
+    per_axis: list = []
+    start, split_seen = 0, False
+    for axis in range(len(new)):
+        if start >= len(new):
+            break
+        size = old[axis]
+        if new[start] == size:
+            per_axis.append(size)
+            start += 1
+            continue
+        if split_seen:
+            raise _Unsupported
+        split_seen = True
+        following = old[axis + 1] if axis + 1 < len(old) else None
+        end = _split_group_end(new, start, size, following)
+        if end is None:
+            return False, []
+        per_axis.append(new[start:end])
+        start = end
+    return True, per_axis + [1] * trailing_ones
+
+
+def _split_group_end(new: list, start: int, size: int, following: int | None) -> int | None:
+    """Where the run of `new` from `start` whose product is `size` ends (exclusive), taking in
+    the 1s after it unless the next size is the next operand axis's `following` size; None if
+    no run multiplies to `size`."""
+    end = start + 1
+    while True:
+        product = math.prod(new[start:end])
+        more_ones = end < len(new) and new[end] == 1
+        if product == size and not more_ones:
+            return end
+        if product > size:
+            return None
+        if product == size and following is not None and new[end] == following:
+            return end
+        if end >= len(new):
+            return None
+        end += 1
 
 
 def _split_partitions(names: Sequence[str], sizes: Sequence[int], mesh: dict, fail) -> list:
