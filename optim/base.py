@@ -146,7 +146,7 @@ def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformat
       A `GradientTransformation` with `EmptyState`.
     """
 
-    def leafwise(updates, state, params=None):
+    def update_fn(updates, state, params=None):
         del state
         if params is None:
             # No parameters: `f` sees None in their place, leaf by leaf.
@@ -155,7 +155,7 @@ def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformat
             mapped = tree_util.tree_map(f, updates, params)
         return mapped, EmptyState()
 
-    return GradientTransformation(init_empty_state, leafwise)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 def with_extra_args_support(tx: GradientTransformation) -> GradientTransformationExtraArgs:
@@ -172,11 +172,11 @@ def with_extra_args_support(tx: GradientTransformation) -> GradientTransformatio
     return GradientTransformationExtraArgs(tx.init, _discarding_extra_args(tx.update))
 
 
-def _discarding_extra_args(update: TransformUpdateFn) -> TransformUpdateExtraArgsFn:
-    """`update` behind a signature that also takes keyword arguments, which it drops."""
+def _discarding_extra_args(inner: TransformUpdateFn) -> TransformUpdateExtraArgsFn:
+    """`inner` behind a signature that also takes keyword arguments, which it drops."""
 
-    def accepting(updates, state, params=None, **ignored):
+    def update(updates, state, params=None, **ignored):
         del ignored
-        return update(updates, state, params)
+        return inner(updates, state, params)
 
-    return accepting
+    return update

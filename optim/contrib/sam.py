@@ -33,12 +33,12 @@ def normalize() -> GradientTransformation:
       A stateless `GradientTransformation` (state `NormalizeState`, i.e. `EmptyState`).
     """
 
-    def to_unit_norm(updates, state, params=None):
+    def update_fn(updates, state, params=None):
         del params
         length = tree.norm(updates)
         return tree_util.tree_map(lambda leaf: leaf / length, updates), state
 
-    return GradientTransformation(lambda params: NormalizeState(), to_unit_norm)
+    return GradientTransformation(lambda params: NormalizeState(), update_fn)
 
 
 def _select(flag: Any, chosen: Any, otherwise: Any) -> Any:

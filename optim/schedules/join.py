@@ -22,11 +22,11 @@ def join_schedules(schedules: Sequence[Schedule], boundaries: Sequence[int]) -> 
       A schedule: a function of the step count returning the value.
     """
 
-    def joined(step):
+    def schedule(step):
         value = schedules[0](step)
         # Each later schedule takes over at its boundary, counting its own steps from there.
         for start, takes_over in zip(boundaries, schedules[1:]):
             value = jnp.where(step < start, value, takes_over(step - start))
         return value
 
-    return joined
+    return schedule

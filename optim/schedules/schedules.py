@@ -52,12 +52,12 @@ def polynomial_schedule(
         return lambda count: init_value
     start = max(transition_begin, 0)
 
-    def decayed(count):
+    def schedule(count):
         # The part of the transition still ahead, from 1 at its start down to 0 at its end.
         ahead = 1 - jnp.clip(count - start, 0, transition_steps) / transition_steps
         return (init_value - end_value) * (ahead**power) + end_value
 
-    return decayed
+    return schedule
 
 
 def linear_schedule(
@@ -99,7 +99,7 @@ def piecewise_constant_schedule(
             f"Got {boundaries_and_scales}."
         )
 
-    def scaled(count):
+    def schedule(count):
         value = init_value
         for boundary, factor in sorted((boundaries_and_scales or {}).items()):
             # 1 strictly before the boundary, 0 from it on, as arithmetic for traced counts.
@@ -107,7 +107,7 @@ def piecewise_constant_schedule(
             value = value * waiting + (1 - waiting) * factor * value
         return value
 
-    return scaled
+    return schedule
 
 
 def exponential_decay(

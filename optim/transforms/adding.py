@@ -57,7 +57,7 @@ def add_decayed_weights(
         del params
         return WeightDecaySchedule(count=jnp.zeros([], jnp.int32)) if scheduled else EmptyState()
 
-    def pull_toward_zero(updates, state, params):
+    def update_fn(updates, state, params):
         if params is None:
             raise MissingParamsError("add_decayed_weights")
         next_state = WeightDecaySchedule(count=safe_increment(state.count)) if scheduled else state
@@ -71,7 +71,7 @@ def add_decayed_weights(
 
         return tree_util.tree_map(decayed, updates, params, is_leaf=_is_none), next_state
 
-    tx = GradientTransformation(init_fn, pull_toward_zero)
+    tx = GradientTransformation(init_fn, update_fn)
     return tx if mask is None else masked(tx, mask)
 
 
