@@ -29,10 +29,12 @@ def make_fenchel_young_loss(max_fun: MaxFun) -> Callable[..., Any]:
       `fenchel_young_loss(scores, targets, *args, **kwargs)`: one value per score vector (the
       last axis is the class axis; extra arguments go to `max_fun`).
     """
-    vdot_last_dim = jnp.vectorize(jnp.vdot, signature="(n),(n)->()")
-    max_fun_last_dim = jnp.vectorize(max_fun, signature="(n)->()")
+    per_vector_max = jnp.vectorize(max_fun, signature="(n)->()")
+    per_vector_pairing = jnp.vectorize(jnp.vdot, signature="(n),(n)->()")
 
     def fenchel_young_loss(scores, targets, *args, **kwargs):
-        return max_fun_last_dim(scores, *args, **kwargs) - vdot_last_dim(targets, scores)
+        # The conjugate side max_fun(scores) minus the pairing <targets, scores>, per vector.
+        conjugate = per_vector_max(scores, *args, **kwargs)
+        return conjugate - per_vector_pairing(targets, scores)
 
     return fenchel_young_loss

@@ -12,14 +12,15 @@ from optim.losses.checks import check_floating
 
 
 def _safe_reduce(a: Any, where: Any = None, reduce_fn: Callable[..., Any] | None = None) -> Any:
-    output = reduce_fn(a, where=where) if reduce_fn is not None else a
-    if reduce_fn is jnp.mean:
-        # The mean over no valid list is 0, not nan (unless the input had a nan).
-        valid_input = jnp.logical_not(jnp.any(jnp.isnan(a)))
-        output = jnp.where(jnp.isnan(output) & valid_input, 0.0, output)
-    if reduce_fn is None and where is not None:
-        output = jnp.where(where, output, 0.0)
-    return output
+    if reduce_fn is None:
+        # Unreduced: a list without a valid item reads 0.
+        return a if where is None else jnp.where(where, a, 0.0)
+    reduced = reduce_fn(a, where=where)
+    if reduce_fn is not jnp.mean:
+        return reduced
+    # A mean over no valid list is nan; it reads 0 unless the losses themselves held a nan.
+    input_clean = jnp.logical_not(jnp.any(jnp.isnan(a)))
+    return jnp.where(jnp.isnan(reduced) & input_clean, 0.0, reduced)
 
 
 def ranking_softmax_loss(
@@ -48,12 +49,14 @@ def ranking_softmax_loss(
     """
     check_floating("ranking_softmax_loss", "logits", logits)
     labels = labels.astype(logits.dtype)
+    list_has_items = None
     if where is not None:
+        # Masked-out items get no label mass and no softmax mass (a logit of -inf).
         labels = jnp.where(where, labels, jnp.zeros_like(labels))
         logits = jnp.where(where, logits, -jnp.ones_like(logits) * jnp.inf)
+        list_has_items = jnp.any(where, axis=-1)
     if weights is not None:
         labels = labels * weights
-    loss = -jnp.sum(labels * core.nn.log_softmax(logits, axis=-1), axis=-1, where=where)
-    if where is not None:
-        where = jnp.any(where, axis=-1)
-    return _safe_reduce(loss, where=where, reduce_fn=reduce_fn)
+    log_p = core.nn.log_softmax(logits, axis=-1)
+    per_list = -jnp.sum(labels * log_p, axis=-1, where=where)
+    return _safe_reduce(per_list, where=list_has_items, reduce_fn=reduce_fn)

@@ -23,10 +23,10 @@ def squared_error(predictions: Any, targets: Any = None) -> Any:
       The loss per example (no reduction).
     """
     check_floating("squared_error", "predictions", predictions)
-    if targets is not None:
-        check_same_shape("squared_error", predictions, targets)
-    errors = predictions - targets if targets is not None else predictions
-    return errors**2
+    if targets is None:
+        return predictions**2
+    check_same_shape("squared_error", predictions, targets)
+    return (predictions - targets) ** 2
 
 
 def l2_loss(predictions: Any, targets: Any = None) -> Any:
@@ -54,10 +54,10 @@ def huber_loss(predictions: Any, targets: Any = None, *, delta: Any = 1.0) -> An
       The loss per example (no reduction).
     """
     check_floating("huber_loss", "predictions", predictions)
-    errors = predictions - targets if targets is not None else predictions
-    abs_errors = jnp.abs(errors)
-    quadratic = jnp.minimum(abs_errors, delta)
-    return 0.5 * quadratic**2 + delta * (abs_errors - quadratic)
+    size = jnp.abs(predictions - targets if targets is not None else predictions)
+    # Quadratic up to delta, linear (slope delta) beyond it.
+    inside = jnp.minimum(size, delta)
+    return 0.5 * inside**2 + delta * (size - inside)
 
 
 def log_cosh(predictions: Any, targets: Any = None) -> Any:
