@@ -42,12 +42,18 @@ class Sequential(Module):
         """
         if not self.layers:
             raise ValueError(f"Empty Sequential module {self.name}.")
-        outputs = self.layers[0](*args, **kwargs)
-        for layer in self.layers[1:]:
-            if isinstance(outputs, tuple):
-                outputs = layer(*outputs)
-            elif isinstance(outputs, dict):
-                outputs = layer(**outputs)
-            else:
-                outputs = layer(outputs)
+        first, *rest = self.layers
+        outputs = first(*args, **kwargs)
+        for layer in rest:
+            outputs = _feed(layer, outputs)
         return outputs
+
+
+def _feed(layer: Callable[..., Any], outputs: Any) -> Any:
+    """Calls `layer` on the previous layer's `outputs`: a tuple spreads into positional
+    arguments, a dict into keyword arguments, anything else is the one argument."""
+    if isinstance(outputs, tuple):
+        return layer(*outputs)
+    if isinstance(outputs, dict):
+        return layer(**outputs)
+    return layer(outputs)

@@ -59,11 +59,19 @@ class Dropout(Module):
         if self.rate == 1.0:
             return jnp.zeros_like(inputs)
         keep_prob = 1.0 - self.rate
-        if rng is None:
-            rng = self.make_rng(self.rng_collection)
-        mask_shape = list(inputs.shape)
-        for dim in self.broadcast_dims:
-            mask_shape[dim] = 1
-        mask = random.bernoulli(rng, p=keep_prob, shape=tuple(mask_shape))
-        mask = jnp.broadcast_to(mask, inputs.shape)
-        return lax.select(mask, inputs / keep_prob, jnp.zeros_like(inputs))
+        key = self.make_rng(self.rng_collection) if rng is None else rng
+        # One draw per position, shared along the broadcast dimensions.
+        kept = random.bernoulli(
+            key, p=keep_prob, shape=_draw_shape(inputs.shape, self.broadcast_dims)
+        )
+        kept = jnp.broadcast_to(kept, inputs.shape)
+        # The survivors are scaled up so that the expected value is unchanged.
+        return lax.select(kept, inputs / keep_prob, jnp.zeros_like(inputs))
+
+
+def _draw_shape(shape: tuple[int, ...], broadcast_dims: Sequence[int]) -> tuple[int, ...]:
+    """`shape` with every axis of `broadcast_dims` (negative ones too) reduced to 1."""
+    dims = list(shape)
+    for axis in broadcast_dims:
+        dims[axis] = 1
+    return tuple(dims)
