@@ -92,11 +92,12 @@ def qdq(x: Any, q_dtype: Any, scale: Any, compute_dtype: Any) -> Any:
 def compute_scale(amax: Any, scale: Any, fp8_max: Any, margin: int = 0) -> Any:
     """The next scale from the history's amax (NVIDIA Transformer Engine's recipe); the old
     scale stays where amax is zero or not finite."""
-    scale = 1.0 / scale
-    sf = (fp8_max / amax) / (2**margin)
-    sf = jnp.where(amax > 0.0, sf, scale)
-    sf = jnp.where(jnp.isfinite(amax), sf, scale)
-    return 1.0 / sf
+    # Work with reciprocal scales (the factor values are multiplied by before the cast).
+    old_factor = 1.0 / scale
+    new_factor = (fp8_max / amax) / (2**margin)
+    new_factor = jnp.where(amax > 0.0, new_factor, old_factor)
+    usable = jnp.where(jnp.isfinite(amax), new_factor, old_factor)
+    return 1.0 / usable
 
 
 def compute_amax_history(x: Any, amax_history: Any) -> Any:

@@ -1046,13 +1046,24 @@ class _CompactNameScope(Module):
         return self.fn(self.module_fn(), *args, **kwargs)
 
 
+@contextlib.contextmanager
+def _capturing(capture_intermediates: Any) -> Iterator[None]:
+    """Makes `capture_intermediates` the filter deciding which methods' outputs are sown into
+    'intermediates', for the duration of one init/apply."""
+    _context.capture_stack.append(capture_intermediates)
+    try:
+        yield
+    finally:
+        _context.capture_stack.pop()
+
+
 def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Callable:
+    """`fn(module, ...)` as a function of a scope: a deep copy of `module` bound to it."""
+
     def scope_fn(scope: Scope, *args, **kwargs):
-        _context.capture_stack.append(capture_intermediates)
-        try:
-            return fn(module.clone(parent=scope, _deep_clone=True), *args, **kwargs)
-        finally:
-            _context.capture_stack.pop()
+        with _capturing(capture_intermediates):
+            bound = module.clone(parent=scope, _deep_clone=True)
+            return fn(bound, *args, **kwargs)
 
     return scope_fn
 
