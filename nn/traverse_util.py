@@ -158,15 +158,16 @@ class Traversal(abc.ABC):
         """Replaces the focused parts, in `iterate` order, by `values` (consumed from the
         list; one value per part, or `TraversalError`)."""
 
-        def update_fn(_):
-            if not values:
-                raise TraversalError("Not enough values provided: give one value per item.")
-            return values.pop(0)
+        def take_next(_):
+            # Each focused part is replaced by the front of `values`, which is consumed.
+            if values:
+                return values.pop(0)
+            raise TraversalError("Not enough values provided: give one value per item.")
 
-        y = self.update(update_fn, inputs)
-        if values:
-            raise TraversalError("Too many values provided: give one value per item.")
-        return y
+        replaced = self.update(take_next, inputs)
+        if not values:
+            return replaced
+        raise TraversalError("Too many values provided: give one value per item.")
 
     def compose(self, other: Traversal) -> Traversal:
         """The parts `other` focuses on within the parts this one focuses on."""
@@ -269,17 +270,22 @@ class TraverseAttr(Traversal):
         self._attr = attr
 
     def update(self, fn, inputs):
-        value = fn(getattr(inputs, self._attr))
-        if _is_namedtuple(type(inputs)):
-            return inputs._replace(**{self._attr: value})
-        if dataclasses.is_dataclass(inputs):
-            return dataclasses.replace(inputs, **{self._attr: value})
-        inputs = copy.copy(inputs)
-        setattr(inputs, self._attr, value)
-        return inputs
+        return _with_attribute(inputs, self._attr, fn(getattr(inputs, self._attr)))
 
     def iterate(self, inputs):
         yield getattr(inputs, self._attr)
+
+
+def _with_attribute(obj: Any, name: str, value: Any) -> Any:
+    """A copy of `obj` whose attribute `name` is `value`: namedtuples and dataclasses are
+    rebuilt through their constructors, other objects shallow-copied and assigned."""
+    if _is_namedtuple(type(obj)):
+        return obj._replace(**{name: value})
+    if dataclasses.is_dataclass(obj):
+        return dataclasses.replace(obj, **{name: value})
+    twin = copy.copy(obj)
+    setattr(twin, name, value)
+    return twin
 
 
 class TraverseItem(Traversal):
@@ -289,15 +295,17 @@ class TraverseItem(Traversal):
         self._key = key
 
     def update(self, fn, inputs):
-        if isinstance(inputs, tuple):
-            ty = type(inputs)
-            sl = self._key if isinstance(self._key, slice) else slice(self._key, self._key + 1)
-            indices = set(range(*sl.indices(len(inputs))))
-            args = [fn(x) if i in indices else x for i, x in enumerate(inputs)]
-            return ty(*args) if _is_namedtuple(ty) else ty(args)
-        xs = copy.copy(inputs)
-        xs[self._key] = fn(xs[self._key])
-        return xs
+        if not isinstance(inputs, tuple):
+            mutable_copy = copy.copy(inputs)
+            mutable_copy[self._key] = fn(mutable_copy[self._key])
+            return mutable_copy
+        # Tuples are immutable: rebuild one with the focused positions replaced.
+        key = self._key
+        span = key if isinstance(key, slice) else slice(key, key + 1)
+        focused = set(range(*span.indices(len(inputs))))
+        entries = [fn(x) if i in focused else x for i, x in enumerate(inputs)]
+        kind = type(inputs)
+        return kind(*entries) if _is_namedtuple(kind) else kind(entries)
 
     def iterate(self, inputs):
         if isinstance(self._key, slice):
