@@ -489,16 +489,15 @@ def flip_sequences(
     time_axis = 0 if time_major else num_batch_dims
     if seq_lengths is None:
         return jnp.flip(inputs, axis=time_axis)
-    max_steps = inputs.shape[time_axis]
-    seq_lengths = jnp.expand_dims(seq_lengths, axis=time_axis)
-    idxs = jnp.arange(max_steps - 1, -1, -1)
-    if time_major:
-        idxs = jnp.reshape(idxs, (max_steps,) + (1,) * num_batch_dims)
-    else:
-        idxs = jnp.reshape(idxs, (1,) * num_batch_dims + (max_steps,))
-    idxs = (idxs + seq_lengths) % max_steps
-    idxs = jnp.reshape(idxs, idxs.shape + (1,) * (inputs.ndim - idxs.ndim))
-    return jnp.take_along_axis(inputs, idxs, axis=time_axis)
+    steps = inputs.shape[time_axis]
+    ones = (1,) * num_batch_dims
+    t = jnp.reshape(jnp.arange(steps), (steps, *ones) if time_major else (*ones, steps))
+    lengths = jnp.expand_dims(seq_lengths, axis=time_axis)
+    # Step t of a sequence of length n reads step n - 1 - t; the padding steps (t >= n) map
+    # onto the padding, reversed, so the padding stays at the end.
+    source = (lengths - 1 - t) % steps
+    source = jnp.reshape(source, source.shape + (1,) * (inputs.ndim - source.ndim))
+    return jnp.take_along_axis(inputs, source, axis=time_axis)
 
 
 class RNN(Module):
