@@ -257,18 +257,20 @@ def pad_shard_unpad(
             raise BatchSizeError(sizes)
         b = sizes.pop()
 
+        # Rows per device: the batch split evenly, rounded up, and at least min_device_batch.
+        per_device, leftover = divmod(b, d)
+        if leftover:
+            per_device += 1
+        if min_device_batch and per_device < min_device_batch:
+            per_device = min_device_batch
+
         def pad(x):
             x = np.asarray(x)
-            _, *shape = x.shape
-            db, rest = divmod(b, d)
-            if rest:
-                x = np.concatenate([x, np.zeros((d - rest, *shape), x.dtype)], axis=0)
-                db += 1
-            if min_device_batch and db < min_device_batch:
-                extra = np.zeros((d * (min_device_batch - db), *shape), x.dtype)
-                x = np.concatenate([x, extra])
-                db = min_device_batch
-            return x.reshape(d, db, *shape)
+            _, *feature_shape = x.shape
+            missing = d * per_device - b
+            if missing:
+                x = np.concatenate([x, np.zeros((missing, *feature_shape), x.dtype)], axis=0)
+            return x.reshape(d, per_device, *feature_shape)
 
         args = [
             tree_util.tree_map(pad, a) if i not in static_argnums else a for i, a in enumerate(args)
