@@ -59,6 +59,23 @@ class DynamicScale(struct.PyTreeNode):
     scale: Any = 65536.0
     minimum_scale: float | None = struct.field(pytree_node=False, default=np.finfo(np.float32).tiny)
 
+    def _after_step(self, finite: Any) -> DynamicScale:
+        """The scale for the next step: grown by ``growth_factor`` (capped at float32's max)
+        after ``growth_interval`` finite steps in a row, shrunk by ``backoff_factor`` (not
+        below ``minimum_scale``) after a non-finite one; the finite-step count restarts on
+        either."""
+        due = self.fin_steps == self.growth_interval
+        largest = jnp.finfo(jnp.float32).max
+        if_finite = jnp.where(
+            due & finite, jnp.minimum(self.scale * self.growth_factor, largest), self.scale
+        )
+        if_overflow = self.scale * self.backoff_factor
+        if self.minimum_scale is not None:
+            if_overflow = jnp.maximum(if_overflow, self.minimum_scale)
+        scale = jnp.where(finite, if_finite, if_overflow)
+        fin_steps = jnp.where(due | (~finite), 0, self.fin_steps + 1)
+        return self.replace(fin_steps=fin_steps, scale=scale)
+
     def value_and_grad(
         self,
         fun: Callable[..., Any],
@@ -89,25 +106,26 @@ class DynamicScale(struct.PyTreeNode):
         grad_fn = core.value_and_grad(scaled, argnums, has_aux)
 
         def grad_fn_wrapper(*args: Any) -> DynamicScaleResult:
-            value, grad = grad_fn(*args)
-            value = (value[0] / self.scale, value[1]) if has_aux else value / self.scale
-            grad = tree_util.tree_map(lambda g: jnp.asarray(g, jnp.float32) / self.scale, grad)
+            scaled_value, scaled_grad = grad_fn(*args)
+            # Undo the scaling: the value in its own dtype, the gradients in float32.
+            if has_aux:
+                value = (scaled_value[0] / self.scale, scaled_value[1])
+            else:
+                value = scaled_value / self.scale
+            grad = tree_util.tree_map(
+                lambda g: jnp.asarray(g, jnp.float32) / self.scale, scaled_grad
+            )
             if axis_name is not None:
                 grad = lax.pmean(grad, axis_name)
-            finite = jnp.array(True)
-            for g in tree_util.tree_leaves(grad):
-                finite &= jnp.all(lax.is_finite(g))
-            grow = self.fin_steps == self.growth_interval
-            max_scale = jnp.finfo(jnp.float32).max
-            fin_scale = jnp.where(
-                grow & finite, jnp.minimum(self.scale * self.growth_factor, max_scale), self.scale
-            )
-            inf_scale = self.scale * self.backoff_factor
-            if self.minimum_scale is not None:
-                inf_scale = jnp.maximum(inf_scale, self.minimum_scale)
-            new_scale = jnp.where(finite, fin_scale, inf_scale)
-            new_fin_steps = jnp.where(grow | (~finite), 0, self.fin_steps + 1)
-            new_self = self.replace(fin_steps=new_fin_steps, scale=new_scale)
-            return DynamicScaleResult(new_self, finite, value, grad)
+            finite = _all_finite(grad)
+            return DynamicScaleResult(self._after_step(finite), finite, value, grad)
 
         return grad_fn_wrapper
+
+
+def _all_finite(tree: Any) -> Any:
+    """A boolean scalar: whether every entry of every leaf of ``tree`` is finite."""
+    finite = jnp.array(True)
+    for leaf in tree_util.tree_leaves(tree):
+        finite &= jnp.all(lax.is_finite(leaf))
+    return finite
