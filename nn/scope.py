@@ -95,12 +95,13 @@ def intersect_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFil
         return a
     if a is False or b is False:
         return False
-    if isinstance(a, DenyList) and isinstance(b, DenyList):
+    a_denies, b_denies = isinstance(a, DenyList), isinstance(b, DenyList)
+    if a_denies and b_denies:
         return DenyList(a.deny | b.deny)
-    if isinstance(b, DenyList):
-        a, b = b, a
-    if isinstance(a, DenyList):
-        return sorted(_filter_set(b) - a.deny)
+    if a_denies or b_denies:
+        # An allow-list minus what the deny list names.
+        deny, allow = (a, b) if a_denies else (b, a)
+        return sorted(_filter_set(allow) - deny.deny)
     return sorted(_filter_set(a) & _filter_set(b))
 
 
@@ -123,11 +124,10 @@ def subtract_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilt
 
 def is_filter_empty(filter_like: CollectionFilter) -> bool:
     """Returns whether ``filter_like`` matches no collection."""
-    if isinstance(filter_like, str):
-        return False
     if isinstance(filter_like, bool):
         return not filter_like
-    if isinstance(filter_like, DenyList):
+    # A collection name, or a deny list, always leaves some collection matched.
+    if isinstance(filter_like, (str, DenyList)):
         return False
     return not list(filter_like)
 
@@ -346,13 +346,15 @@ class Scope:
 
     def _mutable_collection(self, col: str) -> dict:
         """The dict of collection ``col`` at this scope, created along the path if needed."""
-        if col not in self._variables:
-            if self.parent is None:
-                self._variables[col] = {}
-            else:
-                parent_col = self.parent._mutable_collection(col)
-                self._variables[col] = parent_col.setdefault(self.name, {})
-        return self._variables[col]
+        if col in self._variables:
+            return self._variables[col]
+        if self.parent is None:
+            fresh = {}
+        else:
+            # A child's dict lives inside its parent's, under the child's name.
+            fresh = self.parent._mutable_collection(col).setdefault(self.name, {})
+        self._variables[col] = fresh
+        return fresh
 
     def _missing(self, col: str, name: str) -> Exception:
         root_vars = self.root._variables
