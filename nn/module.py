@@ -183,11 +183,18 @@ def intercept_methods(interceptor: Callable) -> Iterator[None]:
     Args:
       interceptor: ``f(next_fun, args, kwargs, context: InterceptorContext) -> result``.
     """
-    _context.interceptors.append(interceptor)
+    with _pushed(_context.interceptors, interceptor):
+        yield
+
+
+@contextlib.contextmanager
+def _pushed(stack: list[Any], item: Any) -> Iterator[None]:
+    """`item` on top of the per-thread `stack` for the duration of the block."""
+    stack.append(item)
     try:
         yield
     finally:
-        _context.interceptors.pop()
+        stack.pop()
 
 
 def _run_interceptors(fun: Callable, module: Module, *args, **kwargs) -> Any:
@@ -1046,22 +1053,12 @@ class _CompactNameScope(Module):
         return self.fn(self.module_fn(), *args, **kwargs)
 
 
-@contextlib.contextmanager
-def _capturing(capture_intermediates: Any) -> Iterator[None]:
-    """Makes `capture_intermediates` the filter deciding which methods' outputs are sown into
-    'intermediates', for the duration of one init/apply."""
-    _context.capture_stack.append(capture_intermediates)
-    try:
-        yield
-    finally:
-        _context.capture_stack.pop()
-
-
 def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Callable:
     """`fn(module, ...)` as a function of a scope: a deep copy of `module` bound to it."""
 
     def scope_fn(scope: Scope, *args, **kwargs):
-        with _capturing(capture_intermediates):
+        # The filter deciding which methods' outputs are sown into 'intermediates'.
+        with _pushed(_context.capture_stack, capture_intermediates):
             bound = module.clone(parent=scope, _deep_clone=True)
             return fn(bound, *args, **kwargs)
 
