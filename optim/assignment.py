@@ -187,14 +187,17 @@ def _lsa_row(row, val):
     u = jnp.where(mask, u + min_value - costs_to[col4row], u)
     v = jnp.where(sc, v + costs_to - min_value, v)
 
-    def augment(carry):
-        sink, row4col, col4row, _ = carry
-        i = path[sink]
-        row4col = row4col.at[sink].set(i)
-        col4row, sink = col4row.at[i].set(sink), col4row[i]
-        return sink, row4col, col4row, i == row
+    def flip_edge(state):
+        # Match `col` to the row the path reached it from; that row's old column is next.
+        col, row4col, col4row, _ = state
+        via = path[col]
+        next_col = col4row[via]
+        return next_col, row4col.at[col].set(via), col4row.at[via].set(col), via == row
+
+    def not_back_at_row(state):
+        return jnp.logical_not(state[-1])
 
     _, row4col, col4row, _ = lax.while_loop(
-        lambda s: jnp.logical_not(s[-1]), augment, (sink, row4col, col4row, False)
+        not_back_at_row, flip_edge, (sink, row4col, col4row, False)
     )
     return costs, u, v, path, row4col, col4row
