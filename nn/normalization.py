@@ -222,23 +222,26 @@ class BatchNorm(Module):
         )
         feature_axes = _canonicalize_axes(x.ndim, self.axis)
         reduction_axes = tuple(i for i in range(x.ndim) if i not in feature_axes)
-        feature_shape = tuple(x.shape[ax] for ax in feature_axes)
+        per_feature = tuple(x.shape[ax] for ax in feature_axes)
         stats_dtype = jnp.float32 if self.force_float32_reductions else self.param_dtype
-        ra_mean = self.variable(
-            "batch_stats", "mean", lambda s: jnp.zeros(s, stats_dtype), feature_shape
-        )
-        ra_var = self.variable(
-            "batch_stats", "var", lambda s: jnp.ones(s, stats_dtype), feature_shape
-        )
+        # The running statistics start as the identity normalization: mean 0, variance 1.
+        running = {
+            name: self.variable(
+                "batch_stats", name, lambda s, f=fill: f(s, stats_dtype), per_feature
+            )
+            for name, fill in (("mean", jnp.zeros), ("var", jnp.ones))
+        }
         if use_running_average:
-            mean, var = ra_mean.value, ra_var.value
+            stats = {name: v.value for name, v in running.items()}
         else:
+            # init sees a single batch: no cross-device sync and no update of the averages.
             initializing = self.is_initializing()
             mean, var = _module_stats(self, x, reduction_axes, mask, sync=not initializing)
+            stats = {"mean": mean, "var": var}
             if not initializing:
-                ra_mean.value = self.momentum * ra_mean.value + (1 - self.momentum) * mean
-                ra_var.value = self.momentum * ra_var.value + (1 - self.momentum) * var
-        return _normalize(self, x, mean, var, reduction_axes, feature_axes)
+                for name, v in running.items():
+                    v.value = self.momentum * v.value + (1 - self.momentum) * stats[name]
+        return _normalize(self, x, stats["mean"], stats["var"], reduction_axes, feature_axes)
 
 
 class LayerNorm(Module):
