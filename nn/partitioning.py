@@ -13,6 +13,7 @@ logical-rule context of ``nn.logical_axis_rules``. Flax's ``scan_with_axes``,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -299,43 +300,41 @@ def _is_mutable(axis_col: str) -> bool:
     return last.is_mutable_collection(axis_col) if last else True
 
 
+def _insert_axis_name(names: Any, pos: int, name: str) -> Any:
+    if names is None:
+        return None
+    grown = list(names)
+    grown.insert(pos, name)
+    return tuple(grown)
+
+
+def _drop_axis_name(names: Any, pos: int, name: str) -> Any:
+    if names is None:
+        return None
+    kept = list(names)
+    if kept[pos] != name:
+        raise ValueError(f"Expected axis {name} at position {pos} in axis metadata {kept}.")
+    del kept[pos]
+    return tuple(kept)
+
+
+def _edit_names(edit: Callable[[Any], Any], box: Any) -> Any:
+    """`box` with `edit` applied to each logical-axis tuple of its ``names``."""
+    return box.replace(names=tree_util.tree_map(edit, box.names, is_leaf=_is_logical_spec))
+
+
 def _add_axis_to_metadata(fn: Any, axis_pos: Any, axis_name: str, axis_col: str) -> Any:
     """``fn`` with ``axis_name`` inserted at ``axis_pos`` in the names of its ``axis_col``
     collection on the way out (and removed on the way in), as Flax's."""
-    axis_pos = getattr(axis_pos, "axis", axis_pos)  # nn.scan's In()/Out() markers
-
-    def insert_leaf(names):
-        if names is None:
-            return names
-        names = list(names)
-        names.insert(axis_pos, axis_name)
-        return tuple(names)
-
-    def remove_leaf(names):
-        if names is None:
-            return names
-        names = list(names)
-        if names[axis_pos] != axis_name:
-            raise ValueError(
-                f"Expected axis {axis_name} at position {axis_pos} in axis metadata {names}."
-            )
-        names.pop(axis_pos)
-        return tuple(names)
-
-    def insert(x):
-        names = tree_util.tree_map(insert_leaf, x.names, is_leaf=_is_logical_spec)
-        return x.replace(names=names)
-
-    def remove(x):
-        names = tree_util.tree_map(remove_leaf, x.names, is_leaf=_is_logical_spec)
-        return x.replace(names=names)
-
+    pos = getattr(axis_pos, "axis", axis_pos)  # nn.scan's In()/Out() markers
+    grow = functools.partial(_edit_names, lambda names: _insert_axis_name(names, pos, axis_name))
+    shrink = functools.partial(_edit_names, lambda names: _drop_axis_name(names, pos, axis_name))
     return transforms.map_variables(
         fn,
         axis_col,
         mutable=_is_mutable(axis_col),
-        trans_in_fn=lambda tree: _tree_map_axes(remove, tree),
-        trans_out_fn=lambda tree: _tree_map_axes(insert, tree),
+        trans_in_fn=lambda tree: _tree_map_axes(shrink, tree),
+        trans_out_fn=lambda tree: _tree_map_axes(grow, tree),
     )
 
 
