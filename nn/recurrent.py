@@ -170,13 +170,12 @@ class _DenseParams(Module):
 
     @compact
     def __call__(self, inputs: Array) -> tuple[Array, Array | None]:
-        k = self.param(
-            "kernel", self.kernel_init, (inputs.shape[-1], self.features), self.param_dtype
-        )
-        b = None
-        if self.use_bias:
-            b = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
-        return k, b
+        fan_in = inputs.shape[-1]
+        shape = (fan_in, self.features)
+        kernel = self.param("kernel", self.kernel_init, shape, self.param_dtype)
+        if not self.use_bias:
+            return kernel, None
+        return kernel, self.param("bias", self.bias_init, (self.features,), self.param_dtype)
 
 
 class OptimizedLSTMCell(LSTMCell):
@@ -329,13 +328,13 @@ class SimpleCell(_HiddenCarryCell):
           ``(new_h, new_h)``.
         """
         hidden = carry.shape[-1]
-        new_carry = self._dense(hidden, "i", use_bias=True, recurrent=False)(inputs) + self._dense(
-            hidden, "h", use_bias=False, recurrent=True
-        )(carry)
+        from_input = self._dense(hidden, "i", use_bias=True, recurrent=False)(inputs)
+        from_carry = self._dense(hidden, "h", use_bias=False, recurrent=True)(carry)
+        pre_activation = from_input + from_carry
         if self.residual:
-            new_carry = new_carry + carry
-        new_carry = self.activation_fn(new_carry)
-        return new_carry, new_carry
+            pre_activation = pre_activation + carry
+        new_h = self.activation_fn(pre_activation)
+        return new_h, new_h
 
 
 class MGUCell(_HiddenCarryCell):
