@@ -24,9 +24,44 @@ def answer_names() -> list[str]:
     return sorted(p.stem for p in ANSWERS.glob("*.json"))
 
 
+# Flax model programs, one test file per group so that `--dist loadfile` spreads their
+# compiles over the workers
+MODEL_GROUPS = {
+    "language_models": (
+        "bilstm_classifier",
+        "mixture_of_experts",
+        "rope_gqa_decoder",
+        "seq2seq_lstm",
+        "transformer_lm",
+        "transformer_tagger",
+        "transformer_translation",
+    ),
+    "vision_models": (
+        "cnn_image_training",
+        "diffusion_unet",
+        "gan_spectral_norm",
+        "pixel_mixture_model",
+        "resnet_cross_replica",
+        "variational_autoencoder",
+        "vit_classifier",
+    ),
+    "agents_and_flows": (
+        "actor_critic_ppo",
+        "dqn_replay",
+        "graph_network_molecules",
+        "maml_sinusoid",
+        "realnvp_flow",
+    ),
+}
+
+
 def program_group(name: str) -> str:
     """The test file that checks program `name`: "linen" (Flax's linen guides), "optax"
-    (Optax's examples) or "examples" (JAX's and Flax's examples and JAX's documentation)."""
+    (Optax's examples), a `MODEL_GROUPS` group (Flax models), or "examples" (the rest: JAX's
+    and Flax's examples and JAX's documentation)."""
+    group = next((g for g, names in MODEL_GROUPS.items() if name in names), None)
+    if group is not None:
+        return group
     return next((g for g in ("linen", "optax") if name.startswith(f"{g}_")), "examples")
 
 

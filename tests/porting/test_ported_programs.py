@@ -1,8 +1,8 @@
-"""JAX's and Flax's public example programs and JAX's documentation, ported by rewriting
-their imports only, give JAX's, Flax's and Optax's numbers: losses, parameters after a few
-steps, dtypes, shapes and shardings, against `answers/` (recorded on JAX 0.10.2 by
+"""Our programs in the style of JAX's and Flax's examples and JAX's documentation, ported by
+rewriting their imports only, give JAX's, Flax's and Optax's numbers: losses, parameters after
+a few steps, dtypes, shapes and shardings, against `answers/` (recorded on JAX 0.10.2 by
 `record_answers.py`; `checks.py` runs and compares). The programs are in `programs/` (see its
-README for where each comes from)."""
+README); the Flax model programs are checked by the files of their `common.MODEL_GROUPS`."""
 
 import pytest
 

@@ -1,0 +1,13 @@
+"""Language and sequence models (transformers, LSTMs, a mixture of experts) written as Flax users
+write them, ported by rewriting their imports only, give JAX's, Flax's and Optax's numbers
+against `answers/` (`checks.py` runs and compares; the programs are in `programs/`, grouped in
+`common.MODEL_GROUPS`)."""
+
+import pytest
+
+from tests.porting.checks import cases, check
+
+
+@pytest.mark.parametrize("name", cases("language_models"))
+def test_ported_model_gives_jaxs_numbers(name):
+    check(name)
