@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from core.table_widths import fit_widths
+
 _HEIGHT_TO_WIDTH = 2.5  # a character cell is about 2.5 times as tall as it is wide
 
 
@@ -59,37 +61,6 @@ def _padding(label: str, width: int, height: int) -> tuple[int, int, int, int]:
     left, extra = divmod(width - len(label) - 2, 2)
     top, extra_rows = divmod(height - 2, 2)
     return max(top, 0), max(left + extra, 0), max(top + extra_rows, 0), max(left, 0)
-
-
-def _ratio_reduce(total: int, ratios: list[int], maximums: list[int], values: list[int]):
-    """`values` less `total` shared by `ratios`, at most `maximums` each (rich's)."""
-    ratios = [r if m else 0 for r, m in zip(ratios, maximums)]
-    left, remaining, out = sum(ratios), total, []
-    for ratio, maximum, value in zip(ratios, maximums, values):
-        if ratio and left > 0:
-            cut = min(maximum, round(ratio * remaining / left))
-            out.append(value - cut)
-            remaining -= cut
-            left -= ratio
-        else:
-            out.append(value)
-    return out
-
-
-def _narrowed(widths: list[int], room: int) -> list[int]:
-    """Column widths cut down to `room` in all: the widest first, then evenly (rich's)."""
-    excess = sum(widths) - room
-    while excess > 0:
-        widest = max(widths)
-        second = max((w for w in widths if w != widest), default=0)
-        if widest == second:  # every column zero wide
-            break
-        ratios = [1 if w == widest else 0 for w in widths]
-        widths = _ratio_reduce(excess, ratios, [min(excess, widest - second)] * len(widths), widths)
-        excess = sum(widths) - room
-    if excess > 0:
-        widths = _ratio_reduce(excess, [1] * len(widths), widths, widths)
-    return widths
 
 
 def _wrapped(label: str, inner: int) -> list[str]:
@@ -158,7 +129,7 @@ def visualize_sharding(
 
     widths = [max(measure((r, c), room) for r in range(rows)) for c in range(cols)]
     if sum(widths) > room:
-        widths = _narrowed(widths, room)
+        widths = fit_widths(widths, [True] * len(widths), room)
         widths = [max(measure((r, c), w) for r in range(rows)) for c, w in enumerate(widths)]
     lines = ["┌" + "┬".join("─" * w for w in widths) + "┐"]
     for r in range(rows):

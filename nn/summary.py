@@ -21,6 +21,7 @@ import numpy as np
 import core
 import core.numpy
 from core.profiler.cost import jaxpr_flops
+from core.table_widths import fit_widths
 from nn import module as module_lib
 from nn.meta import Partitioned
 from nn.traverse_util import flatten_dict
@@ -443,21 +444,6 @@ def _column_width(cells: list[_Text], room: int, column: Mapping[str, Any]) -> t
     return low, high
 
 
-def _reduce(total: int, ratios: list[int], maximums: list[int], values: list[int]) -> list[int]:
-    """Take ``total`` off ``values`` in proportion to ``ratios``, at most ``maximums`` each."""
-    ratios = [r if m else 0 for r, m in zip(ratios, maximums)]
-    left, weight, out = total, sum(ratios), []
-    for ratio, most, value in zip(ratios, maximums, values):
-        if ratio and weight > 0:
-            taken = min(most, round(ratio * left / weight))
-            out.append(value - taken)
-            left -= taken
-            weight -= ratio
-        else:
-            out.append(value)
-    return out
-
-
 def _spread(total: int, ratios: list[int]) -> list[int]:
     """``total`` split in proportion to ``ratios`` (rounding up, first come first served)."""
     weight, left, out = sum(ratios), total, []
@@ -469,20 +455,6 @@ def _spread(total: int, ratios: list[int]) -> list[int]:
     return out
 
 
-def _collapse(widths: list[int], wrappable: list[bool], room: int) -> list[int]:
-    """Narrow the widest wrappable columns, a step at a time, until the table fits ``room``."""
-    excess = sum(widths) - room
-    while sum(widths) and excess > 0 and any(wrappable):
-        widest = max(w for w, ok in zip(widths, wrappable) if ok)
-        second = max((w if ok and w != widest else 0) for w, ok in zip(widths, wrappable))
-        ratios = [1 if ok and w == widest else 0 for w, ok in zip(widths, wrappable)]
-        if not any(ratios) or widest == second:
-            break
-        widths = _reduce(excess, ratios, [min(excess, widest - second)] * len(widths), widths)
-        excess = sum(widths) - room
-    return widths
-
-
 def _column_widths(
     columns: list[list[_Text]], options: list[Mapping[str, Any]], room: int, expand: bool
 ) -> list[int]:
@@ -491,9 +463,7 @@ def _column_widths(
     widths = [_column_width(c, room, o)[1] or 1 for c, o in zip(columns, options)]
     if sum(widths) > room:
         wrappable = [o.get("width") is None and not o.get("no_wrap") for o in options]
-        widths = _collapse(widths, wrappable, room)
-        if sum(widths) > room:
-            widths = _reduce(sum(widths) - room, [1] * len(widths), widths, widths)
+        widths = fit_widths(widths, wrappable, room)
         widths = [_column_width(c, w, o)[1] for c, o, w in zip(columns, options, widths)]
     if expand and sum(widths) < room:
         widths = [w + p for w, p in zip(widths, _spread(room - sum(widths), widths))]
