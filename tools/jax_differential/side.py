@@ -15,6 +15,21 @@ from tools.jax_differential.namespace import namespace
 from tools.jax_differential.plain import plain
 
 
+def _run(src: str, ns: dict) -> Any:
+    """A case's result: the value of an expression, else `out` after running the statements
+    (a one-line `out = ...` is a statement too, not an expression that fails alike on both
+    sides)."""
+    if "\n" not in src.strip() and not src.lstrip().startswith(("@", "class ", "def ")):
+        try:
+            code = compile(src, "<case>", "eval")
+        except SyntaxError:
+            pass
+        else:
+            return eval(code, ns)
+    exec(src, ns)
+    return ns.get("out")
+
+
 def select(cases: list[tuple[str, bool]], match: str | None) -> list[tuple[str, bool]]:
     """The cases whose source matches the regular expression `match` (all without one)."""
     return [c for c in cases if match is None or re.search(match, c[0])]
@@ -38,11 +53,7 @@ def run_side(
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
-                    if "\n" in src.strip() or src.lstrip().startswith(("@", "class ", "def ")):
-                        exec(src, ns)
-                        val = ns.get("out")
-                    else:
-                        val = eval(src, ns)
+                    val = _run(src, ns)
                     res = ("ok", plain(val, ns0))
                 except BaseException as e:  # noqa: BLE001
                     if isinstance(e, KeyboardInterrupt):
