@@ -67,22 +67,32 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
       `transpose_fn(out_cotangent) -> tuple` with one cotangent per positional argument,
       weakly typed as JAX's (a Python-scalar primal's is, where the cotangent's is).
     """
+    if not callable(fun):  # JAX's first line, then the fix
+        raise TypeError(
+            "the first argument must be callable\n"
+            "linear_transpose(fun, *primals): pass the linear function first, then example "
+            "arguments"
+        )
     jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, primals, keep_weak=True)
 
     def transposed(out_cotangent: Any) -> tuple:
         ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)
         if ct_tree != out_tree:
             raise TypeError(
-                f"linear_transpose: cotangent structure {ct_tree} does not match the output "
-                f"structure {out_tree}"
+                "cotangent tree does not match function output, expected "
+                f"{out_tree} but got {ct_tree}\n"
+                "linear_transpose: pass one cotangent structured like the function's output"
             )
-        for c, v in zip(ct_flat, jaxpr.outvars):
-            if get_aval(c).shape != v.aval.shape or get_aval(c).dtype != v.aval.dtype:
-                raise TypeError(
-                    f"linear_transpose: cotangent {get_aval(c).str_short(short_dtypes=True)} does "
-                    "not match the "
-                    f"output {v.aval.str_short(short_dtypes=True)}"
-                )
+        out_avals = tuple(v.aval for v in jaxpr.outvars)
+        if any(
+            get_aval(c).shape != a.shape or get_aval(c).dtype != a.dtype
+            for c, a in zip(ct_flat, out_avals)
+        ):
+            raise TypeError(
+                f"cotangent type does not match function output, expected {out_avals} but got "
+                f"{ct_flat}\n"
+                "linear_transpose: each cotangent needs its output's shape and dtype"
+            )
         args = [UndefinedPrimal(a) for a in in_avals]
         cts = backward_pass(jaxpr, consts, args, [as_value(c) for c in ct_flat])
         cts = [instantiate(c) if type(c) is Zero else c for c in cts]

@@ -212,3 +212,22 @@ def test_named_scope_of_a_non_string_is_jaxs_type_error():
     scope = core.named_scope(3)
     with pytest.raises(TypeError, match="^named_scope name argument must be a string."):
         scope.__enter__()
+
+
+@pytest.mark.parametrize(
+    "call, first_line",
+    [
+        (lambda: core.linear_transpose(1.0, 1.0), "the first argument must be callable"),
+        (lambda: core.linear_transpose(lambda x: x * 2, 1.0)(1),
+         "cotangent type does not match function output, expected "
+         "(ShapedArray(float32[], weak_type=True),) but got [1]"),
+        (lambda: core.linear_transpose(lambda x: (x, x), 1.0)(1.0),
+         "cotangent tree does not match function output, expected PyTreeDef((*, *)) but got "
+         "PyTreeDef(*)"),
+    ],
+)  # fmt: skip
+def test_linear_transpose_errors_are_jaxs(call, first_line):
+    # JAX 0.10.2's TypeErrors and first lines
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).splitlines()[0] == first_line
