@@ -39,7 +39,9 @@ class FrozenDict(Mapping):
         return self._dict[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        raise ValueError("FrozenDict is immutable; use .copy({key: value}) for an updated copy.")
+        raise ValueError(  # Flax's first line, then the fix
+            "FrozenDict is immutable.\nuse .copy({key: value}) for an updated copy."
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise ValueError("FrozenDict is immutable.")
