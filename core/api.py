@@ -158,11 +158,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     # As JAX's eager JVP, a Python (or numpy) input that comes out untouched by a primitive
     # comes out as given (jvp(lambda x: x, (1.0,), (1.0,)) is (1.0, 1.0)), and custom_jvp
     # rules see the inputs as given: the values made here remember what they were made from.
-    given = {
-        id(v): x
-        for v, x in zip(p_flat + t_flat, p_leaves + t_leaves)
-        if v is not x and type(v) is not Zero
-    }
+    given = _given_inputs(p_flat + t_flat, p_leaves + t_leaves)
     out = _jvp(fun, p_flat, p_tree, t_flat, has_aux, given)
     primals_out, tangents_out = out[0], out[1]
     tangents_out = tree_util.tree_map(
@@ -171,6 +167,12 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         tangents_out,
     )
     return (primals_out, tangents_out, *out[2:])
+
+
+def _given_inputs(made: list, originals: list) -> dict:
+    """`id` of each value made from a Python or numpy input (not a symbolic zero) -> that input,
+    so that outputs which are the inputs untouched come out as given."""
+    return {id(v): x for v, x in zip(made, originals) if v is not x and type(v) is not Zero}
 
 
 def _jvp(
@@ -301,7 +303,7 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
         return tree_util.tree_unflatten(out_tree, outs)
 
     # as `jvp`: an input that comes out untouched comes out as given (a Python float stays one)
-    given = {id(v): x for v, x in zip(p_flat, tree_util.tree_leaves(primals)) if v is not x}
+    given = _given_inputs(p_flat, tree_util.tree_leaves(primals))
     primals_out = tree_util.tree_unflatten(out_tree, [given.get(id(o), o) for o in out])
     return (primals_out, f_jvp, aux) if has_aux else (primals_out, f_jvp)
 
