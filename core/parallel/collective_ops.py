@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from core import dtypes
 from core.array import Array
 from core.errors import UnboundAxisNameError
 from core.parallel import axis_env
@@ -35,25 +36,38 @@ def _share(n: int, part: int, parts: int) -> slice:
     return slice(min(n, part * per), min(n, (part + 1) * per))
 
 
-def _reducer(ufunc: np.ufunc):
+def _reducer(ufunc: np.ufunc, float_ufunc: np.ufunc | None = None, empty: float = 0.0):
     """A `fill` for `ThreadCommunicator.combine`: `ufunc` folded over the devices' arrays, in
-    rank order, on this share of the elements."""
+    rank order, on this share of the elements. For floats `float_ufunc` replaces it when
+    given: XLA's CPU all-reduce max and min skip NaNs, and an element that is NaN on every
+    device (of several) becomes `empty` (-inf for max, inf for min), as JAX 0.10.2's
+    `pmax`/`pmin` give (the native `exchange` folds alike)."""
 
     def fill(out: np.ndarray, values: list, part: int, parts: int) -> None:
         flat = out.reshape(-1)
         share = _share(flat.size, part, parts)
         first, *rest = (np.asarray(v).reshape(-1)[share] for v in values)
+        skip_nan = float_ufunc is not None and dtypes.kind(flat.dtype) == "f"
+        op = float_ufunc if skip_nan else ufunc
         if not rest:
             flat[share] = first
-            return
-        ufunc(first, rest[0], out=flat[share])
-        for v in rest[1:]:
-            ufunc(flat[share], v, out=flat[share])
+        else:
+            with np.errstate(invalid="ignore"):
+                op(first, rest[0], out=flat[share])
+                for v in rest[1:]:
+                    op(flat[share], v, out=flat[share])
+        if skip_nan and rest:
+            part_out = flat[share]
+            part_out[np.isnan(part_out)] = empty
 
     return fill
 
 
-_REDUCERS = {"psum": _reducer(np.add), "pmax": _reducer(np.maximum), "pmin": _reducer(np.minimum)}
+_REDUCERS = {
+    "psum": _reducer(np.add),
+    "pmax": _reducer(np.maximum, np.fmax, -np.inf),
+    "pmin": _reducer(np.minimum, np.fmin, np.inf),
+}
 
 
 def _gather(params: dict, size: int):

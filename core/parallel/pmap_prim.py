@@ -263,11 +263,12 @@ def _batch(args, dims, *, axis_trace=None, **params):
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     batched = tuple(d is not None for d in dims)
     axis_name = None if axis_trace is None else axis_trace.axis_name
-    new, consts, _ = _derived(
+    # Outputs that do not depend on a batched input stay unbatched (jacfwd's primal output).
+    new, consts, out_batched = _derived(
         jaxpr,
         params,
         ("pmap_batch", batched, size, axis_name),
-        lambda: batch_jaxpr(jaxpr, size, batched, True, axis_name),
+        lambda: batch_jaxpr(jaxpr, size, batched, False, axis_name),
     )
     # The batch axis goes first, in front of the device axis, so each device's slice has it
     # first too (where the vmapped program expects it).
@@ -281,10 +282,12 @@ def _batch(args, dims, *, axis_trace=None, **params):
             name=f"vmap({params['name']})",
             in_axes=(None,) * len(consts)
             + tuple(ax if not b or ax is None else ax + 1 for ax, b in zip(in_axes, batched)),
-            out_axes=tuple(None if ax is None else ax + 1 for ax in out_axes),
+            out_axes=tuple(
+                ax + 1 if b and ax is not None else ax for ax, b in zip(out_axes, out_batched)
+            ),
         ),
     )
-    return outs, [0] * len(outs)
+    return outs, [0 if b else None for b in out_batched]
 
 
 def _move_to_front(x: Any, d: int) -> Any:

@@ -12,9 +12,23 @@ import sys
 import tempfile
 
 import tools.jax_differential as package
-from tools.jax_differential.areas import NAMES, cases
+from tools.jax_differential.areas import NAMES, cases, environment
 from tools.jax_differential.compare import compare
 from tools.jax_differential.side import run_side, select
+
+
+def process_groups(names: list[str]) -> dict[tuple[bool, tuple], list[str]]:
+    """The areas `names` grouped by the processes that run them: areas share a pair of side
+    processes when they agree on x64 (an `_x64` name) and on their `ENV` (an area that needs,
+    say, eight host devices gets processes of its own, started with its variables).
+
+    Returns:
+      {(x64, sorted ENV items): area names, in the order given}.
+    """
+    groups: dict[tuple[bool, tuple], list[str]] = {}
+    for n in names:
+        groups.setdefault((n.endswith("_x64"), environment(n)), []).append(n)
+    return groups
 
 
 def main() -> None:
@@ -41,16 +55,13 @@ def main() -> None:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     with tempfile.TemporaryDirectory() as tmp:
         res = {}
-        for x64 in (False, True):
-            group = [n for n in names if n.endswith("_x64") == x64]
-            if not group:
-                continue
+        for g, ((x64, area_env), group) in enumerate(process_groups(names).items()):
             for side, exe in (("numbax", sys.executable), ("jax", args.ref)):
-                out = os.path.join(tmp, f"{side}{int(x64)}.pkl")
+                out = os.path.join(tmp, f"{side}{g}.pkl")
                 cmd = [exe, "-m", "tools.jax_differential", "--side", side, "--out", out]
                 cmd += sum((["--area", n] for n in group), []) + (["--x64"] if x64 else [])
                 cmd += ["--match", args.match] if args.match else []
-                env = dict(os.environ, PYTHONPATH=root)
+                env = dict(os.environ, PYTHONPATH=root, **dict(area_env))
                 subprocess.run(cmd, check=True, cwd=root, env=env)
                 with open(out, "rb") as f:
                     res.setdefault(side, {}).update(pickle.load(f))

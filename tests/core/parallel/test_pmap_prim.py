@@ -166,3 +166,16 @@ def test_a_jitted_pmap_dispatched_to_device_0_runs_its_slice_there(collective_th
         out = core.jit(PF)(P, X)
         np.testing.assert_allclose(np.asarray(out), FWD, rtol=2e-6)
     assert collective_threads == {"numbax-cpu:0", "numbax-cpu:1"}
+
+
+def test_jacfwd_and_hessian_of_a_pmap_keep_the_unbatched_primal_unbatched():
+    # vmap of the pmap's jvp batches only the tangents: the primal output stays unbatched
+    # JAX 0.10.2 printed these (8 host devices)
+    jac = core.jacfwd(core.pmap(lambda x: x**2))(np.arange(4.0, dtype=np.float32))
+    np.testing.assert_array_equal(jac, np.diag(np.float32([0.0, 2.0, 4.0, 6.0])))
+    hess = core.hessian(lambda x: core.pmap(lambda v: v**3)(x).sum())(np.arange(2.0))
+    np.testing.assert_array_equal(hess, np.float32([[0.0, 0.0], [0.0, 6.0]]))
+    two = core.vmap(core.pmap(lambda x, y: (x * 2, y + 1)), in_axes=(0, None))
+    doubled, plus_one = two(np.ones((3, 8), np.float32), np.arange(8.0, dtype=np.float32))
+    np.testing.assert_array_equal(doubled, np.full((3, 8), 2.0, np.float32))
+    np.testing.assert_array_equal(plus_one, np.tile(np.arange(1.0, 9.0, dtype=np.float32), (3, 1)))

@@ -1,8 +1,9 @@
 """The registry of areas. An area is a module of this package named as the area: its `cases()`
 gives the calls (sources, or (source, exact) pairs; a source is an expression, or statements that
 set `out`), its optional `PRELUDE` is source run before every case on both sides (after the
-common `prelude.PRELUDE`, in the order of `NAMES`), and `EXACT = True` marks all its plain
-sources as compared bit for bit."""
+common `prelude.PRELUDE`, in the order of `NAMES`), `EXACT = True` marks all its plain
+sources as compared bit for bit, and an optional `ENV` dict holds environment variables both
+sides' processes start with (such areas run in processes of their own)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ NAMES = (
     "autodiff_edges",
     "transform_api",
     "flax_lifted",
+    "devices_pmap",
 )
 
 
@@ -63,6 +65,11 @@ def cases(name: str) -> list[tuple[str, bool]]:
     mod = module(name)
     exact = getattr(mod, "EXACT", False)
     return [(c, exact) if isinstance(c, str) else c for c in mod.cases()]
+
+
+def environment(name: str) -> tuple[tuple[str, str], ...]:
+    """The area's `ENV` (environment variables for its side processes) as sorted items."""
+    return tuple(sorted(getattr(module(name), "ENV", {}).items()))
 
 
 def prelude() -> str:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -348,20 +349,33 @@ def _meet(ctrl, size):
 
 @inline
 def _fold(out, a, n, kind):
-    """out = out op a, element by element (`SUM`, `MAX` or `MIN`, as numpy's maximum and
-    minimum: the first operand if it is NaN or strictly beyond the second, else the second,
-    so NaNs propagate and of equal zeros the second wins)."""
+    """out = out op a, element by element (`SUM`, `MAX` or `MIN`; as XLA's CPU all-reduce,
+    max and min skip NaNs: the first operand if the second is NaN or the first is strictly
+    beyond it, else the second, so of equal zeros the second wins; `_unnan` then turns the
+    elements NaN on every device into -inf or inf)."""
     if kind == SUM:
         for i in range(n):
             rt.st(out, i, rt.ld(out, i) + rt.ld(a, i))
     elif kind == MAX:
         for i in range(n):
             u, v = rt.ld(out, i), rt.ld(a, i)
-            rt.st(out, i, u if (u > v) | (u != u) else v)
+            rt.st(out, i, u if (u > v) | (v != v) else v)
     else:
         for i in range(n):
             u, v = rt.ld(out, i), rt.ld(a, i)
-            rt.st(out, i, u if (u < v) | (u != u) else v)
+            rt.st(out, i, u if (u < v) | (v != v) else v)
+
+
+@inline
+def _unnan(out, n, kind):
+    """The elements of a max (min) that were NaN on every device: -inf (inf), as JAX 0.10.2's
+    pmax and pmin over several CPU devices give (integers are never NaN)."""
+    if kind != SUM:
+        empty = -np.inf if kind == MAX else np.inf
+        for i in range(n):
+            u = rt.ld(out, i)
+            if u != u:
+                rt.st(out, i, empty)
 
 
 # Elements of a shared reduction folded at a time (then copied to every device's result while
@@ -390,6 +404,8 @@ def _reduce_share(out, x, ctrl, slot, results, size, rank, n, kind):
         copy(mine, 0, _view(_peek(ctrl, slot), n, x), start, m)
         for r in range(1, size):
             _fold(mine, _view(_peek(ctrl, slot + r) + start * x.itemsize, m, x), m, kind)
+        if size > 1:
+            _unnan(mine, m, kind)
         for r in range(size):
             if r != into and _peek(ctrl, results + r) != 0:
                 copy(_view(_peek(ctrl, results + r), n, out), start, mine, 0, m)
@@ -432,6 +448,8 @@ def exchange(x, out, p):
             copy(out, 0, _view(_peek(ctrl, slot), n, x), 0, n)
             for r in range(1, size):
                 _fold(out, _view(_peek(ctrl, slot + r), n, x), n, kind)
+            if size > 1:
+                _unnan(out, n, kind)
         else:
             _reduce_share(out, x, ctrl, slot, results, size, rank, n, kind)
         if not (staged or chained):
