@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
-from core.api import _broadcast_prefix
+from core.api import _broadcast_prefix, _check_callable
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.bounded_record import BoundedRecord
 from core.config import config
-from core.devices import local_devices, process_count, process_index
+from core.devices import _check_backend, local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.jit import donation
@@ -63,6 +63,15 @@ __all__ = [
 ]
 
 
+class PmapOutAxisError(NumbaxError, ValueError):
+    """An ``out_axes`` entry beyond the rank of its output (with the mapped axis).
+
+    Failing code: ``pmap(lambda x: x.sum(), out_axes=1)(jnp.ones((8, 2)))`` (each device's
+    scalar stacks into a 1-d result, which has no axis 1). Fix: an axis in
+    ``[-ndim - 1, ndim]`` for a per-device output of rank ``ndim``.
+    """
+
+
 class PmapDeviceCountError(NumbaxError, ValueError):
     """A pmapped axis larger than the number of devices.
 
@@ -75,8 +84,24 @@ class PmapDeviceCountError(NumbaxError, ValueError):
 class PmapArgumentError(NumbaxError, ValueError):
     """pmap arguments that do not fit its in_axes, axis_size or static_broadcasted_argnums.
 
-    Failing code: ``pmap(f, in_axes=1)(jnp.ones(3))`` (a 1-d argument has no axis 1). Fix:
+    Failing code: ``pmap(f, axis_size=4)(jnp.ones(3))``. Fix: arguments whose mapped axes
+    have the size the options say.
+    """
+
+
+class PmapAxisBoundsError(NumbaxError, IndexError):
+    """An ``in_axes`` entry naming an axis its argument does not have (JAX's IndexError).
+
+    Failing code: ``pmap(f, in_axes=1)(jnp.ones(8))`` (a 1-d argument has no axis 1). Fix:
     ``in_axes`` naming axes the arguments have (``None`` to broadcast one).
+    """
+
+
+class PmapAxesTypeError(NumbaxError, TypeError):
+    """``in_axes`` or ``out_axes`` with a leaf that is not an int or None.
+
+    Failing code: ``pmap(f, in_axes="0")``. Fix: ints (or None) as the leaves, e.g.
+    ``in_axes=(0, None)``.
     """
 
 
@@ -123,15 +148,20 @@ def pmap(
       The mapped function.
 
     Raises:
+      TypeError: `fun` is not callable, or an `in_axes`/`out_axes` leaf is not an int or None
+        (`PmapAxesTypeError`).
+      RuntimeError: a `backend` other than "cpu".
       ValueError: `static_broadcasted_argnums` and `donate_argnums` share a position.
       PmapDeviceCountError: (a ValueError) when called with a mapped axis larger than the
         number of devices.
     """
-    del backend, global_arg_shapes
+    del global_arg_shapes
+    _check_callable(fun)
+    _check_backend(backend)
     if devices is not None and not devices:
         raise PmapArgumentError("'devices' argument to pmap must be non-empty, or None.")
-    if isinstance(in_axes, list):
-        in_axes = tuple(in_axes)
+    _check_axes_leaves(in_axes, "in_axes")
+    _check_axes_leaves(out_axes, "out_axes")
     statics, donated = _as_tuple(static_broadcasted_argnums), _as_tuple(donate_argnums)
     if set(statics) & set(donated):
         raise ValueError(
@@ -199,11 +229,8 @@ class _Pmapped:
                 f"only {len(args)} positional argument{'s' if len(args) != 1 else ''}. All "
                 "static broadcasted arguments must be passed positionally."
             )
-        if isinstance(self._in_axes, tuple) and len(self._in_axes) != len(args):
-            raise PmapArgumentError(
-                f"pmap in_axes must be an int, None, or a tuple with one entry per positional "
-                f"argument; got len(in_axes)={len(self._in_axes)} for {len(args)} arguments."
-            )
+        if not (self._in_axes is None or isinstance(self._in_axes, int)):
+            _check_in_axes_prefix(self._in_axes, args, bool(kwargs))
         static_items = tuple((i, args[i]) for i in statics)
         dyn_args = tuple(a for i, a in enumerate(args) if i not in statics)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, kwargs))
@@ -341,10 +368,12 @@ class _Pmapped:
         try:
             hash(key)
         except TypeError as err:
+            i, arg = next((i, a) for i, a in static_items if not _hashable(a))
             raise StaticArgumentError(
-                f"Non-hashable static arguments are not supported: {static_items!r} of "
-                f"{self._fun_name}. Make them hashable (tuples instead of lists, frozen "
-                "dataclasses) or pass them as array arguments."
+                "Non-hashable static arguments are not supported, as this can lead to "
+                f"unexpected cache-misses. Static argument (index {i}) of type {type(arg)} for "
+                f"function {self._fun_name} is non-hashable.\nMake it hashable (a tuple instead "
+                "of a list, a frozen dataclass) or pass it as an array argument."
             ) from err
         with self._lock:
             found = self._entries.get(key)
@@ -372,6 +401,13 @@ class _Pmapped:
         out_tree = store[0]
         dummy = tree_util.tree_unflatten(out_tree, [0] * out_tree.num_leaves)
         out_axes = _broadcast_prefix(self._out_axes, dummy, "out_axes")
+        for ax, aval in zip(out_axes, jaxpr.out_avals):
+            if ax is not None and not -aval.ndim - 1 <= ax <= aval.ndim:
+                raise PmapOutAxisError(
+                    f"axis {ax} is out of bounds for array of dimension {aval.ndim + 1}\n"
+                    f"pmap out_axes entry {ax} for an output of per-device shape {aval.shape}: "
+                    f"give an axis in [{-aval.ndim - 1}, {aval.ndim}]."
+                )
         out_axes = tuple(
             None if ax is None else ax % (aval.ndim + 1)
             for ax, aval in zip(out_axes, jaxpr.out_avals)
@@ -381,6 +417,45 @@ class _Pmapped:
             for c in consts
         ]
         return _Entry(jaxpr, const_vals, out_tree, out_axes)
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def _check_axes_leaves(axes: Any, what: str) -> None:
+    """JAX's TypeError for an `in_axes`/`out_axes` leaf that is not an int or None."""
+    leaves = tree_util.tree_leaves(axes, is_leaf=lambda x: x is None)
+    if any(
+        ax is not None and (not isinstance(ax, (int, np.integer)) or isinstance(ax, bool))
+        for ax in leaves
+    ):
+        raise PmapAxesTypeError(
+            f"pmap {what} must be an int, None, or (nested) container with those types as "
+            f"leaves, but got {axes}."
+        )
+
+
+def _check_in_axes_prefix(in_axes: Any, args: tuple, by_keyword: bool) -> None:
+    """JAX's "pytree structure error" for `in_axes` that is not a tree prefix of the tuple of
+    positional arguments (a list is not a tuple; keyword arguments are not in it)."""
+    try:
+        tree_util.flatten_prefix(in_axes, args, "pmap in_axes")
+    except tree_util.PyTreeStructureError as err:
+        note = (
+            "\nKeyword arguments are not compared with in_axes: each is mapped over its "
+            "leading axis."
+            if by_keyword
+            else ""
+        )
+        raise tree_util.PyTreeStructureError(
+            f"{err}\nin_axes must be a tree prefix of the tuple of positional arguments (a "
+            f"tuple with one entry per argument, or an int or None for all).{note}"
+        ) from None
 
 
 def _input_meshes(leaves: list) -> tuple:
@@ -413,10 +488,13 @@ def _to_input(x: Any, aval: ShapedArray) -> Any:
     return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
 
 
+_PY_SCALARS = (int, float, complex, bool)
+
+
 def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:
     """The size of the mapped axis (checked equal for every mapped leaf), and the axes made
     non-negative."""
-    size, norm = None, []
+    size, norm, scalars = None, [], 0
     for x, ax in zip(leaves, axes):
         if ax is None:
             norm.append(None)
@@ -425,11 +503,16 @@ def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:
             shape = x._aval.shape
         elif type(x) is np.ndarray:
             shape = x.shape
+        elif type(x) in _PY_SCALARS:
+            scalars += 1  # JAX maps no Python scalar: with no array, no mapped argument
+            norm.append(ax)
+            continue
         else:
-            shape = () if isinstance(x, (int, float, complex, bool)) else get_aval(x).shape
+            shape = get_aval(x).shape
         rank = len(shape)
         if not -rank <= ax < rank:
-            raise PmapArgumentError(
+            raise PmapAxisBoundsError(
+                "tuple index out of range\n"
                 f"pmap in_axes entry {ax} is out of bounds for an argument of shape {shape}."
             )
         if ax < 0:
@@ -444,6 +527,12 @@ def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:
         norm.append(ax)
     if size is None:
         raise PmapArgumentError("pmap requires at least one argument with a mapped axis.")
+    if scalars:
+        bad = next(ax for x, ax in zip(leaves, norm) if type(x) in _PY_SCALARS)
+        raise PmapArgumentError(
+            f"pmap in_axes entry {bad} is out of bounds for an argument of shape (): a Python "
+            "scalar has no axis to map; give it in_axes None."
+        )
     return size, norm
 
 

@@ -34,7 +34,8 @@ from core.tree_util.flatten import (
     tree_structure,
     tree_unflatten,
 )
-from core.tree_util.functions import (
+from core.tree_util.functions import (  # noqa: F401  (flatten_prefix: for pmap's in_axes)
+    flatten_prefix,
     tree_all,
     tree_broadcast,
     tree_map,

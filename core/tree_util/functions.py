@@ -25,6 +25,26 @@ def _flatten_rest(treedef: PyTreeDef, rest: tuple, name: str) -> list[list[Any]]
     return all_rest
 
 
+def flatten_prefix(prefix: Any, full: Any, name: str) -> list[Any]:
+    """The subtrees of `full` at the leaves of `prefix` (a None in `prefix` is a leaf), as
+    `in_axes`-style prefixes are matched.
+
+    Args:
+      prefix: the prefix tree.
+      full: the tree it must be a prefix of.
+      name: what `prefix` is, for the message (e.g. "pmap in_axes").
+
+    Returns:
+      One subtree of `full` per leaf of `prefix`, in leaf order.
+
+    Raises:
+      PyTreeStructureError: JAX's "pytree structure error" naming the key path where
+        `full` does not match.
+    """
+    treedef = tree_structure(prefix, is_leaf=lambda x: x is None)
+    return _flatten_rest(treedef, (full,), name)[0]
+
+
 def tree_map(
     f: Callable[..., Any],
     tree: Any,

@@ -15,8 +15,15 @@ import core
 import core.numpy as jnp
 from core import lax
 from core.errors import DeletedArrayError, JaxRuntimeError
-from core.pmap import PmapArgumentError, PmapDeviceCountError
+from core.pmap import (
+    PmapArgumentError,
+    PmapAxesTypeError,
+    PmapAxisBoundsError,
+    PmapDeviceCountError,
+    PmapOutAxisError,
+)
 from core.sharding import NamedSharding, pmap_sharding
+from core.tree_util import PyTreeStructureError
 
 # jax.pmap(normalize, axis_name="i")(np.arange(8.)) with 8 CPU devices (JAX 0.10.2): the values
 # as Python floats, and as printed.
@@ -83,7 +90,7 @@ def _all_collectives(x):
         lax.pmax(x, "i"),
         lax.pmin(x, "i"),
         lax.all_gather(x, "i"),
-        lax.all_gather(x, "i", axis=1, tiled=True),
+        lax.all_gather(x, "i", axis=-1, tiled=True),
         lax.axis_index("i"),
         lax.ppermute(x, "i", perm),
         lax.psum_scatter(jnp.arange(4.0) * x[0], "i"),
@@ -242,19 +249,58 @@ def test_more_elements_than_devices_raise():
 
 
 @pytest.mark.parametrize(
-    "kwargs,args,match",
+    "kwargs,args,error,match",
     [
-        ({"in_axes": None}, (np.ones(3),), "at least one argument with a mapped axis"),
-        ({"axis_size": 2}, (np.ones((1, 3)),), "axis_size 2 doesn't match received axis_size 1"),
-        ({"static_broadcasted_argnums": 1}, (np.ones((1, 3)),), "static_broadcasted_argnums"),
-        ({"in_axes": (0, 0)}, (np.ones((1, 3)),), "one entry per positional argument"),
-        ({"in_axes": 2}, (np.ones((1, 3)),), "out of bounds"),
-        ({}, (np.ones((2, 3)), np.ones((3, 3))), "inconsistent sizes"),
+        ({"in_axes": None}, (np.ones(3),), PmapArgumentError, "at least one argument with a"),
+        ({}, (2,), PmapArgumentError, "at least one argument with a mapped axis"),
+        ({"axis_size": 2}, (np.ones((1, 3)),), PmapArgumentError, "axis_size 2 doesn't match"),
+        ({"static_broadcasted_argnums": 1}, (np.ones((1, 3)),), PmapArgumentError, "static_"),
+        # JAX 0.10.2's first lines: in_axes is a tree prefix of the positional arguments' tuple
+        ({"in_axes": (0, 0)}, (np.ones((1, 3)),), PyTreeStructureError, "different lengths of"),
+        ({"in_axes": [0]}, (np.ones((1, 3)),), PyTreeStructureError, "different types at key"),
+        ({"in_axes": 2}, (np.ones((1, 3)),), PmapAxisBoundsError, "^tuple index out of range"),
+        ({}, (np.ones((2, 3)), np.ones((3, 3))), PmapArgumentError, "inconsistent sizes"),
     ],
 )
-def test_argument_errors(kwargs, args, match):
-    with pytest.raises(PmapArgumentError, match=match):
+def test_argument_errors(kwargs, args, error, match):
+    with pytest.raises(error, match=match):
         core.pmap(lambda *a: a[0], **kwargs)(*args)
+
+
+@pytest.mark.parametrize(
+    "make,error,first_line",
+    [  # JAX 0.10.2's classes and first lines (8 host devices)
+        (lambda: core.pmap(1), TypeError, "Expected a callable value, got 1"),
+        (
+            lambda: core.pmap(lambda x: x, in_axes="0"),
+            PmapAxesTypeError,
+            "pmap in_axes must be an int, None, or (nested) container with those types as "
+            "leaves, but got 0.",
+        ),
+        (
+            lambda: core.pmap(lambda x: x.sum(), out_axes=1)(np.ones((8, 2))),
+            PmapOutAxisError,
+            "axis 1 is out of bounds for array of dimension 1",
+        ),
+        (
+            lambda: core.pmap(lambda x: x, out_axes=-3)(np.ones((8, 2))),
+            PmapOutAxisError,
+            "axis -3 is out of bounds for array of dimension 2",
+        ),
+        (
+            lambda: core.pmap(lambda x, n: x * n, static_broadcasted_argnums=1)(np.ones(8), [2]),
+            ValueError,
+            "Non-hashable static arguments are not supported, as this can lead to unexpected "
+            "cache-misses. Static argument (index 1) of type <class 'list'> for function "
+            "<lambda> is non-hashable.",
+        ),
+        (lambda: core.pmap(lambda x: x, backend="gpu"), RuntimeError, "Unknown backend: 'gpu'"),
+    ],
+)
+def test_option_errors_give_jaxs_first_lines(make, error, first_line):
+    with pytest.raises(error) as info:
+        make()
+    assert str(info.value).split("\n")[0].startswith(first_line)
 
 
 def test_empty_devices_rejected():

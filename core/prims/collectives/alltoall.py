@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import tree_util
-from core.errors import ShapeError
+from core.errors import AxisError, ShapeError
 from core.interpreters import batching
 from core.prims import shapes as sh
 from core.prims.collectives.composed import (
@@ -123,6 +123,12 @@ def all_to_all(
     def one(v):
         v = as_value(v)
         shape = get_aval(v).shape
+        for what, ax in (("split_axis", split_axis), ("concat_axis", concat_axis)):
+            if not -len(shape) <= ax < len(shape):
+                raise AxisError(
+                    f"tuple index out of range\nall_to_all {what}={ax} for a value of shape "
+                    f"{shape}: name one of its axes."
+                )
         split, concat = split_axis % len(shape), concat_axis % len(shape)
         if tiled and shape[split] % size:
             raise ShapeError(

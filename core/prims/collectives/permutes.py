@@ -97,7 +97,10 @@ def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
 def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
     """`ppermute` with `perm[i]` the source of element `i` (a full permutation of the axis)."""
     if set(perm) != set(range(len(perm))):
-        raise ValueError(f"pshuffle: `perm` does not represent a permutation: {perm}")
+        raise ValueError(
+            f"`perm` does not represent a permutation: {perm}\npshuffle's perm lists the "
+            "source of each element: each index of the axis once."
+        )
     return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import tree_util
-from core.errors import ShapeError
+from core.errors import AxisError, ShapeError
 from core.prims import elementwise as ew
 from core.prims import reductions as rd
 from core.prims.collectives.composed import _composed_collective, _group_size, _split_axis
@@ -123,9 +123,15 @@ def psum_scatter(
 
     def one(v):
         v = as_value(v)
+        ndim = get_aval(v).ndim
+        if not -ndim <= scatter_dimension < ndim:
+            raise AxisError(
+                f"tuple index out of range\npsum_scatter scatter_dimension={scatter_dimension} "
+                f"for a value of shape {get_aval(v).shape}: name one of its axes."
+            )
         params = dict(
             axis_name=names,
-            scatter_dimension=scatter_dimension % get_aval(v).ndim,
+            scatter_dimension=scatter_dimension % ndim,
             axis_index_groups=groups,
             axis_size=size,
             tiled=bool(tiled),

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
+from core.errors import AxisError
 from core.primitive import Primitive
 from core.prims import indexing as ix
 from core.prims import shapes as sh
@@ -154,7 +155,10 @@ def all_gather(
 
     def gather(v):
         v = as_value(v)
-        ax = int(axis) % (get_aval(v).ndim + (0 if tiled else 1))
+        dim = get_aval(v).ndim + (0 if tiled else 1)  # the axes `axis` may name
+        if not -dim <= int(axis) < dim:
+            raise AxisError(f"axis {axis} is out of bounds for array of dimension {dim}")
+        ax = int(axis) % dim
         if groups is None:
             return all_gather_p.bind(
                 v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled), axis_size=size
