@@ -38,12 +38,15 @@ MODEL_GROUPS = {
     ),
     "vision_models": (
         "cnn_image_training",
+        "convnext_efficientnet",
         "diffusion_unet",
         "gan_spectral_norm",
+        "mlp_mixer",
         "pixel_mixture_model",
         "resnet_cross_replica",
         "variational_autoencoder",
         "vit_classifier",
+        "vq_vae_codebook",
     ),
     "agents_and_flows": (
         "actor_critic_ppo",
@@ -51,6 +54,11 @@ MODEL_GROUPS = {
         "graph_network_molecules",
         "maml_sinusoid",
         "realnvp_flow",
+    ),
+    "sequence_and_field_models": (
+        "lru_state_space",
+        "perceiver_cross_attention",
+        "wavenet_dilated",
     ),
 }
 
