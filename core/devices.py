@@ -153,7 +153,12 @@ def local_devices(
     _check_backend(backend)
     index = _state["process_index"] if process_index is None else process_index
     index = index if host_id is None else host_id
-    return [d for d in _devices() if d.process_index == index]
+    found = [d for d in _devices() if d.process_index == index]
+    if not found:
+        raise DeviceError(
+            f"Unknown process_index {index}\nThe processes are 0..{process_count() - 1}."
+        )
+    return found
 
 
 def device_count(backend: str | None = None) -> int:
@@ -183,12 +188,20 @@ def process_count(backend: str | None = None) -> int:
 
 
 def _check_backend(backend: str | None) -> None:
-    if backend not in (None, "cpu"):
+    """JAX's RuntimeError for a backend other than the CPU (its message for "gpu", a platform
+    JAX knows of, differs from the one for other names)."""
+    if backend in (None, "cpu"):
+        return
+    if backend == "gpu":
         raise RuntimeError(
             f"Unknown backend: '{backend}' requested, but no platforms that are instances of "
             f"{backend} are present. Platforms present are: cpu (numbax runs on the CPU: ask "
             "for 'cpu' or None)."
         )
+    raise RuntimeError(
+        f"Unknown backend {backend}. Available backends are ['cpu']\nnumbax runs on the CPU: "
+        "ask for 'cpu' or None."
+    )
 
 
 _override = threading.local()  # `default_device` contexts of each thread

@@ -301,7 +301,15 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
         return tree_util.tree_map(leaf, subtree)
 
     if not _is_spec_leaf(shardings) and tree_util.is_tree_node(type(shardings)):
-        return tree_util.tree_map(one, shardings, x, is_leaf=_is_spec_leaf)
+        try:
+            return tree_util.tree_map(one, shardings, x, is_leaf=_is_spec_leaf)
+        except tree_util.PyTreeStructureError as err:
+            if where != "device_put":
+                raise
+            raise tree_util.PyTreeStructureError(
+                "device_put device specification must be a tree prefix of the corresponding "
+                f"value;\n{err}"
+            ) from None
     return one(shardings, x)  # a bad value raises core.devices.DeviceError, naming the fix
 
 

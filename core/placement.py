@@ -25,6 +25,7 @@ import numpy as np
 
 from core import tree_util
 from core.ad_util import Zero
+from core.array import Array
 from core.devices import CpuDevice, DeviceError, process_count
 from core.errors import InvalidJaxTypeError, NumbaxError
 from core.interpreters.jvp import deflinear
@@ -245,20 +246,23 @@ def make_array_from_callback(
 def make_array_from_single_device_arrays(
     shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *, dtype: Any = None
 ) -> Any:
-    """One array of `shape` from the shards `arrays`, one per addressable device of `sharding`
-    in its order (`jax.make_array_from_single_device_arrays`).
+    """One array of `shape` from the shards `arrays`, one on each addressable device of
+    `sharding` (`jax.make_array_from_single_device_arrays`).
 
     Args:
       shape: the global shape.
       sharding: a `Sharding` of this process's devices.
-      arrays: the per-device shards, in the order of `sharding.addressable_devices_indices_map`.
+      arrays: the per-device shards, one `Array` on each device of the sharding (each is
+        placed where its device's index says, in any order).
       dtype: the array's dtype (default: the shards').
 
     Returns:
       The `Array`, with `sharding`.
 
     Raises:
-      ValueError: the number of shards or a shard's shape does not match the sharding.
+      ValueError: the number of shards, their devices (two on one) or a shard's shape does
+        not match the sharding.
+      TypeError: a shard that is not an `Array`.
     """
     shape = tuple(int(d) for d in shape)
     indices = _addressable_indices(sharding, shape, "make_array_from_single_device_arrays")
@@ -267,13 +271,36 @@ def make_array_from_single_device_arrays(
             f"Expected {len(indices)} per-device arrays (this is how many devices are "
             f"addressable by the sharding), but got {len(arrays)}"
         )
+    devices = [_single_device(a) for a in arrays]
+    if len(set(devices)) != len(devices):
+        raise ValueError(
+            "When making an array from single-device arrays, the input arrays must be from "
+            f"distinct devices, but got device IDs {[d.id for d in devices]}\nPut each shard "
+            "on its own device (`device_put(shard, device)`)."
+        )
     blocks = [np.asarray(a) for a in arrays]
     for block in blocks:
         _check_shard(sharding, shape, block)
     out = np.empty(shape, dtype or (blocks[0].dtype if blocks else np.float32))
-    for index, block in zip(indices.values(), blocks):
-        out[index] = block
+    for device, block in zip(devices, blocks):  # each shard where its device's index says
+        if device not in indices:
+            raise ValueError(
+                f"make_array_from_single_device_arrays got a shard on {device}, which the "
+                f"sharding {sharding!r} does not use; put the shards on its devices."
+            )
+        out[indices[device]] = block
     return device_put(out, sharding)
+
+
+def _single_device(a: Any) -> Any:
+    """The device of a single-device `Array` (JAX's TypeError for other values)."""
+    if not isinstance(a, Array):
+        raise TypeError(
+            f"Unsupported type for elements in `arrays`: {type(a)}\nPass Arrays, one per "
+            "device: `device_put(shard, device)`."
+        )
+    (device,) = a.devices()
+    return device
 
 
 def make_array_from_process_local_data(

@@ -68,8 +68,8 @@ def _leaf_specs(specs: Any, tree: Any, what: str) -> list[PartitionSpec]:
         )
     except ValueError as e:
         raise ShardMapSpecError(
-            f"shard_map {what} must be a PartitionSpec or a tree of them matching (a prefix "
-            f"of) the {what.split('_')[0]}puts: {e}"
+            f"{e}\nshard_map {what} must be a PartitionSpec or a tree of them matching (a "
+            f"prefix of) the {what.split('_')[0]}puts."
         ) from None
     return tree_util.tree_leaves(spread, is_leaf=_is_spec)
 
@@ -92,8 +92,9 @@ def _check_spec(spec: PartitionSpec, mesh: Mesh, what: str) -> None:
     for name in used:
         if name not in mesh.axis_names:
             raise ShardMapSpecError(
-                f"shard_map {what} {spec} names mesh axis {name!r}, but the mesh has only "
-                f"{mesh.axis_names}."
+                f"shard_map {what} argument must refer to an axis marked as manual "
+                f"({frozenset(mesh.axis_names)}), but:\n{what} {spec} names mesh axis "
+                f"{name!r}, and the mesh has only {mesh.axis_names}."
             )
     if len(set(used)) != len(used):
         raise ShardMapSpecError(f"shard_map {what} {spec} uses a mesh axis twice.")
@@ -146,7 +147,9 @@ def shard_map(
         m = get_mesh() if mesh is None else mesh
         if m.empty:
             raise ShardMapSpecError(
-                "shard_map needs a mesh: pass mesh=... or set one with core.set_mesh(mesh)."
+                "The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a "
+                "mesh context\nshard_map needs a mesh: pass mesh=... or set one with "
+                "core.set_mesh(mesh)."
             )
         if axis_names and set(axis_names) != set(m.axis_names):
             raise NotImplementedError(
@@ -156,8 +159,9 @@ def shard_map(
         specs = in_specs if in_specs is not None else tree_util.tree_map(_own_spec, args)
         leaves, treedef = tree_util.tree_flatten(args)
         leaf_specs = _leaf_specs(specs, args, "in_specs")
-        for spec in leaf_specs:
+        for i, (leaf, spec) in enumerate(zip(leaves, leaf_specs)):
             _check_spec(spec, m, "in_specs")
+            block_aval(get_aval(leaf), spec, m, i, getattr(f, "__name__", "fun"))
         if type(current_trace()) is EvalTrace:
             return _eager(f, m, leaves, treedef, leaf_specs, out_specs, check_vma)
         return _staged(f, m, leaves, treedef, leaf_specs, out_specs, check_vma)

@@ -65,8 +65,11 @@ def entry_axes(entry: Any) -> tuple:
     return tuple(entry) if isinstance(entry, (tuple, list)) else (entry,)
 
 
-def block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, index: int) -> ShapedArray:
-    """The aval of one block of an argument of `aval` split by `spec` (JAX's errors)."""
+def block_aval(
+    aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, index: int, fun_name: str = "fun"
+) -> ShapedArray:
+    """The aval of one block of an argument of `aval` split by `spec` (JAX's errors, naming
+    the mapped function `fun_name`)."""
     if len(spec) > len(aval.shape):
         raise ShardMapSpecError(
             f"shard_map in_specs[{index}] {spec} has more entries than args[{index}] has axes "
@@ -78,9 +81,10 @@ def block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, index: int) -
         pieces = math.prod(mesh.shape[n] for n in names)
         if size % pieces:
             raise ShardMapSpecError(
-                f"shard_map was given argument arrays with axis sizes that are not evenly "
-                f"divisible by the corresponding mesh axis sizes: args[{index}] of shape "
-                f"{aval.shape}, axis {d} split over mesh axes {names} of total size {pieces}."
+                f"shard_map applied to the function '{fun_name}' was given argument arrays "
+                "with axis sizes that are not evenly divisible by the corresponding mesh axis "
+                f"sizes:\nargs[{index}] of shape {aval.shape}, axis {d} split over mesh axes "
+                f"{names} of total size {pieces}."
             )
         shape.append(size // pieces)
     return ShapedArray(tuple(shape), aval.dtype, aval.weak_type)

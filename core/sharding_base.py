@@ -270,8 +270,9 @@ def as_sharding(device: Any) -> Sharding:
         check_local(device)
         return SingleDeviceSharding(device)
     raise DeviceError(
-        f"device_put: expected a device (an element of core.devices()) or a Sharding, got "
-        f"{device!r}."
+        "`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, "
+        "`Format`, `jax.memory.Space` or a pytree of these values. Received invalid value: "
+        f"{device}\nPass a device (an element of core.devices()) or a Sharding."
     )
 
 

@@ -99,7 +99,7 @@ def test_device_put_places_arrays():
     tree = core.device_put({"a": np.ones(2), "b": 1.0}, core.devices()[1])
     assert {v.device for v in tree.values()} == {core.devices()[1]}
     assert core.device_put(np.ones(2)).device is core.devices()[0]
-    with pytest.raises(DeviceError, match="expected a device"):
+    with pytest.raises(DeviceError, match="only accepts `None`"):
         core.device_put(x, "cpu:1")
 
 
@@ -146,3 +146,24 @@ def test_workers_share_the_cores_for_parallel_loops():
     per_device = threads.device_share(core.local_device_count())
     d = core.devices()[6]
     assert d.worker.submit(numba.get_num_threads).result(timeout=60) == per_device
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "first_line"),
+    [  # JAX 0.10.2's classes and first lines (8 host devices)
+        (lambda: core.local_devices(process_index=1), ValueError, "Unknown process_index 1"),
+        (lambda: core.devices("tpu"), RuntimeError,
+         "Unknown backend tpu. Available backends are ['cpu']"),
+        (lambda: core.device_put(np.ones(8), 5), ValueError,
+         "`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, `Format`, "
+         "`jax.memory.Space` or a pytree of these values. Received invalid value: 5"),
+        (lambda: core.device_put([np.ones(8), np.ones(2)], [core.devices()[1]]), ValueError,
+         "device_put device specification must be a tree prefix of the corresponding value;"),
+        (lambda: core.device_put(np.ones(8), core.devices()), ValueError,
+         "device_put device specification must be a tree prefix of the corresponding value;"),
+    ],
+)  # fmt: skip
+def test_device_errors_give_jaxs_first_lines(make, error, first_line):
+    with pytest.raises(error) as info:
+        make()
+    assert str(info.value).split("\n")[0] == first_line

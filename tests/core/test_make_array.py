@@ -63,3 +63,22 @@ def test_errors(mesh):  # JAX's messages (the shard-shape one ends with numbax's
     shards = [core.device_put(DATA[:2, :2], d) for d in core.devices()[:3]]
     with pytest.raises(ValueError, match="Expected 8 per-device arrays .* but got 3"):
         core.make_array_from_single_device_arrays((4, 8), sharding, shards)
+
+
+def test_single_device_arrays_go_where_their_devices_say():
+    # JAX 0.10.2: shards given in reverse device order still build arange(8.0)
+    mesh = core.sharding.Mesh(core.devices(), ("i",))
+    sharding = NamedSharding(mesh, PartitionSpec("i"))
+    data = np.arange(8.0, dtype=np.float32)
+    shards = [core.device_put(data[i : i + 1], d) for i, d in enumerate(core.devices())]
+    a = core.make_array_from_single_device_arrays((8,), sharding, shards[::-1])
+    np.testing.assert_array_equal(a, data)
+    # JAX 0.10.2's classes and first lines
+    with pytest.raises(
+        ValueError,
+        match=r"^When making an array from single-device arrays, the "
+        r"input arrays must be from distinct devices, but got device IDs \[0, 0",
+    ):
+        core.make_array_from_single_device_arrays((8,), sharding, [core.numpy.ones(1)] * 8)
+    with pytest.raises(TypeError, match="^Unsupported type for elements in `arrays`: <class 'nu"):
+        core.make_array_from_single_device_arrays((8,), sharding, [np.ones(1)] * 8)

@@ -254,3 +254,38 @@ def test_inferred_in_specs_are_each_leafs_type_spec(jitted):
         ((dw, dc),) = core.jit(core.grad(total))(params)
         np.testing.assert_allclose(dw, 2 * np.arange(8.0))
         np.testing.assert_allclose(dc, np.full(3, 4.0))
+
+
+def _first_line(make):
+    with pytest.raises(ShardMapSpecError) as info:
+        make()
+    return str(info.value).split("\n")[0]
+
+
+def test_spec_and_mesh_errors_give_jaxs_first_lines():
+    # JAX 0.10.2 printed these first lines (8 host devices, an Auto mesh)
+    m = core.sharding.Mesh(core.devices(), ("i",))
+    x = np.arange(8.0, dtype=np.float32)
+
+    def ident(v):
+        return v
+
+    assert _first_line(
+        lambda: core.shard_map(ident, mesh=m, in_specs=P("i"), out_specs=P("i"))(np.ones(12))
+    ) == (
+        "shard_map applied to the function 'ident' was given argument arrays with axis sizes "
+        "that are not evenly divisible by the corresponding mesh axis sizes:"
+    )
+    assert _first_line(
+        lambda: core.shard_map(ident, mesh=m, in_specs=P("j"), out_specs=P("j"))(x)
+    ) == ("shard_map in_specs argument must refer to an axis marked as manual "
+          "(frozenset({'i'})), but:")  # fmt: skip
+    assert (
+        _first_line(
+            lambda: core.shard_map(ident, mesh=m, in_specs=(P("i"), P()), out_specs=P("i"))(x)
+        )
+        == "pytree structure error: different lengths of tuple at key path"
+    )
+    assert _first_line(lambda: core.shard_map(ident, in_specs=P("i"), out_specs=P("i"))(x)) == (
+        "The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context"
+    )
