@@ -177,7 +177,8 @@ class _Entry:
     values), so the program is bound as the `pmap` primitive and never cached."""
 
     __slots__ = (
-        "closes_over", "consts", "donations", "exe", "jaxpr", "out_axes", "out_tree", "unused"
+        "closes_over", "consts", "donations", "exe", "jaxpr", "keys", "out_axes", "out_tree",
+        "physical", "unused",
     )  # fmt: skip
 
     def __init__(self, jaxpr, consts, out_tree, out_axes):
@@ -186,6 +187,12 @@ class _Entry:
         self.donations: dict = {}  # donated and output avals -> those taken (`donation.usable`)
         self.out_tree, self.out_axes = out_tree, out_axes
         self.closes_over = any(isinstance(c, Tracer) for c in consts)
+        # The program's output avals (keys as their data), and {output: its key
+        # implementation's name} of the key outputs, computed once instead of every call.
+        self.physical = [prng.physical_aval(a) for a in jaxpr.out_avals]
+        self.keys = {
+            k: prng.impl_of(a.dtype).name for k, a in enumerate(jaxpr.out_avals) if prng.is_key(a)
+        }
 
 
 class _Pmapped:
@@ -301,22 +308,19 @@ class _Pmapped:
         """Runs `entry` on the devices with the inputs `vals` of the argument `leaves` (of
         the call's positional `args`, for donation) and returns the outputs' tree."""
         self._compile(entry, len(devices))
-        out_avals = entry.jaxpr.out_avals
         outs = dispatch.run(
             entry.exe,
             entry.consts,
             vals,
             axes,
-            [prng.physical_aval(a) for a in out_avals],  # the program's: keys as their data
+            entry.physical,
             entry.out_axes,
             devices,
             self._axis_name,
             self._fun_name,
         )
-        outs = [
-            PRNGKeyArray(o, prng.impl_of(a.dtype).name) if prng.is_key(a) else o
-            for o, a in zip(outs, out_avals)
-        ]
+        for k, impl in entry.keys.items():
+            outs[k] = PRNGKeyArray(outs[k], impl)
         if self._donated:
             if entry.unused is None:
                 entry.unused = donation.unused_leaves(entry.jaxpr, len(entry.consts))

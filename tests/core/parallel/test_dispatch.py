@@ -95,6 +95,45 @@ def test_pending_per_device_values_are_not_taken_for_replicated(gate):
     np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
 
 
+@pytest.fixture
+def starts(monkeypatch):
+    """The device threads that started a queued slice (`_Call.started`), in order; calls
+    wait for idle devices' starts up to 60 s instead of 5 ms (a loaded machine's devices may
+    take longer)."""
+    threads = []
+    started = dispatch._Call.started
+
+    def record(call):
+        threads.append(threading.current_thread().name)
+        started(call)
+
+    monkeypatch.setattr(dispatch._Call, "started", record)
+    monkeypatch.setattr(dispatch, "START_WAIT_S", 60.0)
+    return threads
+
+
+def test_a_call_on_idle_devices_returns_once_every_device_started_it(starts):
+    double = core.pmap(lambda x: x * 2, "i")
+    double(np.ones(2, np.float32)).block_until_ready()  # compiled; the devices are idle
+    starts.clear()
+    out = double(np.ones(2, np.float32))
+    assert len(set(starts)) == 2  # both device threads
+    np.testing.assert_array_equal(np.asarray(out), [2.0, 2.0])
+
+
+def test_a_call_on_busy_devices_does_not_wait_for_their_start(gate, starts):
+    hold = _held(gate)
+    inc = core.pmap(lambda v: v + 1, "i")
+    inc(np.ones(2, np.float32)).block_until_ready()  # compiled
+    starts.clear()
+    first = core.pmap(lambda v: hold(v), "i")(np.ones(2, np.float32))  # the devices wait
+    begin = time.monotonic()
+    second = inc(first)
+    assert time.monotonic() - begin < 30 and len(starts) == 2  # only the first call's starts
+    gate.set()
+    np.testing.assert_array_equal(np.asarray(second), [2.0, 2.0])
+
+
 def test_the_callers_numpy_inputs_are_copied_at_the_call(gate):
     hold = _held(gate)
     x = np.ones(2, np.float32)
