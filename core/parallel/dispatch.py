@@ -243,25 +243,39 @@ class _Outputs:
     def store(self, rank: int, outs: list, owner: Sequence[int] | None = None) -> None:
         """Stores device `rank`'s outputs `outs`; output `j` with `owner[j] >= 0` (a shared
         kernel's, `shared_work.Plan.owner`) is device `owner[j]`'s, stored by it as every
-        device's (one object), and a stub on the others."""
-        for k, (out, axis) in enumerate(zip(outs, self.axes)):
+        device's (one object), and a stub on the others. (A device stores its outputs as its
+        program ends, just before the next step can start: this loop is kept lean.)"""
+        values, avals, size = self.values, self.avals, self.size
+        for k, out in enumerate(outs):
             mine = -1 if owner is None else owner[k]
             if mine >= 0 and mine != rank:
                 continue
-            if axis is None:
-                if rank == 0 or mine == rank:
-                    self.values[k] = np.asarray(out, self.avals[k].dtype)
-            elif self.size == 1:
-                out = np.asarray(out, self.avals[k].dtype)
-                self.values[k] = np.ascontiguousarray(np.expand_dims(out, axis))
+            slots = values[k]
+            if type(slots) is not list:  # an unmapped output, or one device
+                self._store_whole(rank, k, out, mine)
+                continue
+            dtype = avals[k].dtype
+            if not (type(out) is np.ndarray and out.dtype == dtype and out.flags.c_contiguous):
+                out = np.asarray(out, dtype, order="C")  # 0-d stays 0-d
+            if out.flags.writeable:
+                out = out.view()
+                out.setflags(False)
+            if mine == rank:
+                slots[:] = [out] * size
             else:
-                dtype = self.avals[k].dtype
-                if not (type(out) is np.ndarray and out.dtype == dtype and out.flags.c_contiguous):
-                    out = np.asarray(out, dtype, order="C")  # 0-d stays 0-d
-                if mine == rank:
-                    self.values[k][:] = [read_only(out)] * self.size
-                else:
-                    self.values[k][rank] = read_only(out)
+                slots[rank] = out
+
+    def _store_whole(self, rank: int, k: int, out: Any, mine: int) -> None:
+        """Stores output `k` that is not one slice per device: an `out_axes=None` output
+        (device 0's, or its owner's) or the one device's output seen with the new axis."""
+        dtype = self.avals[k].dtype
+        if self.axes[k] is None:
+            if rank == 0 or mine == rank:
+                self.values[k] = np.asarray(out, dtype)
+        else:
+            self.values[k] = np.ascontiguousarray(
+                np.expand_dims(np.asarray(out, dtype), self.axes[k])
+            )
 
     def arrays(
         self,
