@@ -44,6 +44,7 @@ MODEL_GROUPS = {
         "mlp_mixer",
         "pixel_mixture_model",
         "resnet_cross_replica",
+        "simclr_contrastive",
         "variational_autoencoder",
         "vit_classifier",
         "vq_vae_codebook",
@@ -57,6 +58,7 @@ MODEL_GROUPS = {
     ),
     "sequence_and_field_models": (
         "lru_state_space",
+        "nerf_positional",
         "perceiver_cross_attention",
         "wavenet_dilated",
     ),
