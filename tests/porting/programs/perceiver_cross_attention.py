@@ -9,8 +9,8 @@ collection): a padded point gets no weight. Tasks: count the valid points above 
 (a regression from the pooled latents) and classify each point (per-point logits, the loss
 masked by `jnp.where` and `optax.softmax_cross_entropy_with_integer_labels`). Training:
 `optax.lamb` on a `polynomial_schedule`, gradients clipped by `optax.adaptive_grad_clip`.
-Checks the masks, attention weights, outputs, losses and parameters (but the key biases); also that padding never
-changes the outputs (the same sets padded to a longer length)."""
+Checks the masks, attention weights, outputs, losses and parameters (but the key biases);
+also that padding never changes the outputs (the same sets padded to a longer length)."""
 
 import functools
 
