@@ -77,7 +77,14 @@ def configure() -> str:
 
 _LAUNCH_LOCK = threading.RLock()
 # What a compiled program's source calls when it may run threads.
-_THREADED = ("prange(", "threaded_range(", "lib.dot(", "lib.gemm_batched__", "lib.skinny_dot__")
+_THREADED = (
+    "prange(",
+    "threaded_range(",
+    "lib.dot(",
+    "lib.gemm_batched__",
+    "lib.skinny_dot__",
+    "lib.skinny_nn__",
+)
 
 
 def serialized(call: Callable[..., Any]) -> Callable[..., Any]:

@@ -35,9 +35,10 @@ generator simplifies every body it emits, so nested scans are rewritten too):
   weight gradients `H^T DZ_i` become one product `H^T [DZ_0 .. DZ_3]` (sliced), the `X^T DZ_i`
   another, the inputs' gradient `sum_i DZ_i W_i^T` one product by the concatenated weights,
   and the bias gradients' sums one sum: three BLAS calls instead of twelve.
-* **Transposed weights.** A product of few rows runs fastest as dot products of rows of the
-  weights (`core/backends/numba/library/skinny.py`): a const such a product contracts over
-  its first axis is transposed once before the loop.
+* **Transposed weights.** A product of few rows runs fastest with the weights stored as
+  (contracted, kept) rows, each of which its register tiles read as vectors
+  (`core/backends/numba/library/skinny.py`): a const such a product contracts over its second
+  axis (the backward loop's `dz [U_0 .. U_3]^T`) is transposed once before the loop.
 
 Only products move (with what feeds or follows them inside the moved region); elementwise work
 stays in the loop. Each scan may add at most `STACK_BUDGET` bytes of stacked values. Floating
@@ -504,10 +505,10 @@ class _Loop:
 
     def transpose_weights(self, earlier: list[Eqn]) -> list[Eqn]:
         """Makes the products of few rows (`SKINNY_ROWS`: an RNN's state times a weight matrix)
-        read their const operand as rows: a const contracted over its first axis is
-        transposed once before the loop and contracted over its second (see the module
-        docstring; `_transposed`); returns the equations to run before the scan (`earlier`:
-        those before them)."""
+        read their const operand as (contracted, kept) rows: a const contracted over its
+        second axis is transposed once before the loop and contracted over its first (see the
+        module docstring; `_transposed`); returns the equations to run before the scan
+        (`earlier`: those before them)."""
         made_by = {v: e for e in earlier for v in e.outputs}
         const_of = {b: o for o, b in self.consts}
         pre: list[Eqn] = []
@@ -517,7 +518,7 @@ class _Loop:
                 continue
             (xc, yc), (xb, _) = e.params["dimension_numbers"]
             x, y = e.inputs
-            if xb or y not in const_of or y.aval.ndim != 2 or tuple(yc) != (0,):
+            if xb or y not in const_of or y.aval.ndim != 2 or tuple(yc) != (1,):
                 continue
             if tuple(xc) != (x.aval.ndim - 1,) or x.aval.dtype.kind != "f":
                 continue
@@ -527,7 +528,7 @@ class _Loop:
                 pre += _transposed(const_of[y], made_by)
                 made[y] = Var(pre[-1].outputs[0].aval)
                 self.consts.append((pre[-1].outputs[0], made[y]))
-            params = dict(e.params, dimension_numbers=((xc, (1,)), ((), ())))
+            params = dict(e.params, dimension_numbers=((xc, (0,)), ((), ())))
             self.eqns[i] = Eqn(e.prim, [x, made[y]], params, e.outputs, e.source_info)
         return pre
 
@@ -575,7 +576,7 @@ def _transposed(x: Var, made_by: dict[Var, Eqn]) -> list[Eqn]:
     (`merge_products`' gate weights `[U_0 .. U_3]`) is transposed as the concatenation of its
     pieces transposed: a transpose reads its operand down the columns, rows 4 KB apart in a
     (256, 1024) matrix, so that the reads of a column all fall in the same cache sets and miss
-    (1.65 ms here, serial, before the forward loop of every step); pieces of 256 columns read
+    (1.65 ms here, serial, before the backward loop of every step); pieces of 256 columns read
     rows 1 KB apart (0.50 ms)."""
     e = made_by.get(x)
     if e is None or e.prim is not indexing.concatenate_p:

@@ -29,8 +29,9 @@ The chunks are cut by the sizes alone (`CHUNK_ROWS`: the smallest even divisor o
 at least that many rows, else a smaller even one, so that the batch sizes run the same
 kernels: their sizes are run-time arguments), so each row is computed by the same code
 whatever the number of threads (`core/jit/schedule.py`'s promise); a product of a chunk's
-rows in the loop runs on its task's thread (`lib.skinny_columns`), in the same 2-row tiles as
-the whole batch's product. A loop takes the split from `MIN_WORK` elements written over all its
+rows in the loop runs on its task's thread (`lib.skinny_rows`, or `lib.skinny_columns` in the
+same 2-row tiles as the whole batch's product), each element by the same code as in the whole
+batch's product. A loop takes the split from `MIN_WORK` elements written over all its
 iterations (a hand-off to a sleeping worker costs 40-130 us here): a batch size far smaller than
 the first one's may fall under it and compile the whole loop's kernels.
 

@@ -230,26 +230,32 @@ def test_sum_over_moves_into_products():
     assert [e.prim for e in eqns] == [reductions.reduce_sum_p] * 2 + [ew.add_p]
 
 
-def test_small_products_read_their_weights_as_rows():
-    """Both loops' recurrent products contract the weights over their second axis (forward:
-    `w` transposed once before the loop) and run as `lib.skinny_dot`; not with more rows."""
+def test_small_products_read_their_weights_untransposed():
+    """Both loops' recurrent products contract the weights over their first axis (backward:
+    `w^T` transposed back once before the loop) and run as `lib.skinny_nn`; with more rows
+    the backward product keeps its transposed operand."""
     f = core.grad(rnn_loss, argnums=(0, 1, 2))
     eqns = rewritten(f, W, U, X)
     fwd, bwd = scans(eqns)
     for loop in (fwd, bwd):
         (dot,) = [e for e in loop.params["jaxpr"].eqns if e.prim is linalg.dot_general_p]
-        assert dot.params["dimension_numbers"][0][1] == (1,)
+        assert dot.params["dimension_numbers"][0][1] == (0,)
     made = {v: e.prim for e in eqns for v in e.outputs}
-    assert shapes.transpose_p in [made.get(x) for x in fwd.inputs]
+    assert shapes.transpose_p not in [made.get(x) for x in fwd.inputs]
+    assert shapes.transpose_p in [made.get(x) for x in bwd.inputs]
     loops = [src for src, _ in split_kernels(f, (W, U, X)) if "for it" in src]
     assert len(loops) == 2
-    assert all("lib.skinny_dot__f4(" in src and "lib.dot(" not in src for src in loops)
+    assert all("lib.skinny_nn__f4(" in src and "lib.dot(" not in src for src in loops)
     check_all(f, W, U, X)
     many = np.ones((SKINNY_ROWS + 1, H), np.float32)
-    wide = lambda w, h0: lax.scan(lambda h, _: (jnp.tanh(h @ w), None), h0, None, length=T)[0]  # noqa: E731
+    nt = (((1,), (1,)), ((), ()))  # h @ w.T, contracting w's second axis
+
+    def wide(w, h0):
+        return lax.scan(lambda h, _: (jnp.tanh(lax.dot_general(h, w, nt)), None), h0, None, T)[0]
+
     (loop,) = scans(rewritten(wide, W, many))
     (dot,) = [e for e in loop.params["jaxpr"].eqns if e.prim is linalg.dot_general_p]
-    assert dot.params["dimension_numbers"][0][1] == (0,)
+    assert dot.params["dimension_numbers"][0][1] == (1,)
 
 
 def lstm_loss(wx, wh, x):
@@ -278,10 +284,11 @@ def test_gate_products_merge_into_one_per_loop():
     assert dots_per_loop(f, wx, wh, X) == [1, 1]
     eqns = rewritten(f, wx, wh, X)
     fwd, bwd = scans(eqns)
-    assert (4 * H, H) in [a.shape for a in fwd.params["jaxpr"].in_avals]  # [U_i], transposed
-    # ... as the U_i transposed, then concatenated (a transpose of [U_i] reads far-apart rows)
+    assert (H, 4 * H) in [a.shape for a in fwd.params["jaxpr"].in_avals]  # [U_0 .. U_3]
+    # backward, [U_i]^T as the U_i transposed, then concatenated (a transpose of [U_i] reads
+    # far-apart rows)
     made = {v: e for e in eqns for v in e.outputs}
-    (weights,) = [x for x in fwd.inputs if x.aval.shape == (4 * H, H)]
+    (weights,) = [x for x in bwd.inputs if x.aval.shape == (4 * H, H)]
     assert made[weights].prim is indexing.concatenate_p
     assert all(made[x].prim is shapes.transpose_p for x in made[weights].inputs)
     assert (T, B, 4 * H) in [x.aval.shape for x in fwd.inputs]  # x_t @ [W_i], hoisted as one

@@ -15,8 +15,9 @@ from core.prims.linalg import dot_general_p
 
 def _dot_general_lowering(ctx, eqn):
     """out[b, m, n] = sum_k x[b, m, k] y[b, k, n] after grouping each operand's axes: BLAS
-    (`lib.dot`, batched `lib.gemm_batched`), dot products of rows for few rows times a
-    transposed operand inside a loop (`lib.skinny_dot`), loops for integers."""
+    (`lib.dot`, batched `lib.gemm_batched`), register tiles for few rows times an operand
+    inside a loop (`lib.skinny_nn`; dot products of rows, `lib.skinny_dot`, for an operand
+    stored transposed), loops for integers."""
     (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
     xa, ya = ctx.in_avals
     out = ctx.out_avals[0]
@@ -43,12 +44,16 @@ def _dot_general_lowering(ctx, eqn):
         # where BLAS does as well, and which path it took would depend on the batch size, so
         # a batch of 16 after one of 32 would compile the kernel again.
         skinny = ctx.depth > 1 and m <= SKINNY_ROWS
-        if skinny and y_t and not x_t and np.dtype(dt) in (np.float32, np.float64):
-            code = np.dtype(dt).str[1:]
+        if skinny and not x_t and np.dtype(dt) in (np.float32, np.float64):
+            # b stored (k, n): tiles of rows by vectors of b's rows (`skinny_rows`); stored
+            # transposed: dot products of rows (`skinny_columns`)
+            code, part, whole = np.dtype(dt).str[1:], "skinny_rows", "skinny_nn"
+            if y_t:
+                part, whole = "skinny_columns", "skinny_dot"
             if ctx.in_task:  # on this task's thread: its rows, all the columns (0.. n)
-                ctx.line(f"lib.skinny_columns__{code}({x}, {y}, {o}, ({m}, {k}, {n}), 0, {n})")
+                ctx.line(f"lib.{part}__{code}({x}, {y}, {o}, ({m}, {k}, {n}), 0, {n})")
             else:
-                ctx.line(f"lib.skinny_dot__{code}({x}, {y}, {o}, ({m}, {k}, {n}))")
+                ctx.line(f"lib.{whole}__{code}({x}, {y}, {o}, ({m}, {k}, {n}))")
         else:
             ctx.line(f"lib.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
     else:  # integers (no BLAS), or empty operands

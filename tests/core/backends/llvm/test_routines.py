@@ -96,6 +96,22 @@ def test_skinny_functions_equal_numba(dtype, mkn):
     np.testing.assert_allclose(got, a.astype(np.float64) @ bt.T, rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("mkn", SKINNY)
+def test_skinny_rows_functions_equal_numba(dtype, mkn):
+    code = np.dtype(dtype).str[1:]
+    names = ("skinny_nn", "skinny_rows_part", "skinny_rows", "run_parts")
+    assert all(_routine(name, code) for name in names)
+    m, k, n = mkn
+    a, b = RNG.standard_normal((m, k)).astype(dtype), RNG.standard_normal((k, n)).astype(dtype)
+    got, want = np.empty((m, n), dtype), np.empty((m, n), dtype)
+    skinny.dot_nn(a, b, got)
+    with _by_numba(*names, code=code):
+        skinny.dot_nn(a, b, want)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-3)
+
+
 # (batch, m, k, n): one run in order; runs on the threads
 BATCHED = [(3, 4, 5, 6), (64, 64, 32, 64), (40, 17, 9, 33)]
 

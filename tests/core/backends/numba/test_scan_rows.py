@@ -122,7 +122,7 @@ def test_chunked_kernels_match_numpy_and_the_whole_loop(monkeypatch):
     f = core.grad(lstm_loss, argnums=(0, 1, 2, 3))
     jaxpr = core.make_jaxpr(f)(W, U, BIAS, X).jaxpr
     _, source = codegen.compile_kernel(jaxpr)  # (the threaded form compiles)
-    assert source.count("in prange(") == 2 and "lib.skinny_columns__f4(" in source
+    assert source.count("in prange(") == 2 and "lib.skinny_rows__f4(" in source
     got = compare(f, W, U, BIAS, X, rtol=1e-4, atol=1e-5)
     monkeypatch.setattr(scan_rows, "MIN_WORK", 1 << 30)
     whole = core.tree_util.tree_leaves(core.jit(lambda *a: f(*a))(W, U, BIAS, X))
