@@ -46,20 +46,25 @@ class Worker:
         self._queue: queue.SimpleQueue | None = None
         _WORKERS.append(self)
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
-        """Queues `fn(*args)` on this device's thread.
+    def submit(self, fn: Callable[..., Any], *args: Any, cpu: int | None = None) -> Future:
+        """Queues `fn(*args)` on this device's thread, kept on CPU `cpu` while it runs (None:
+        any of the process's CPUs; see `enqueue`).
 
         Returns:
           A `concurrent.futures.Future` of its result (or of the exception it raised).
         """
         future: Future = Future()
-        self._ensure_started().put((future, fn, args, self.loop_threads))
+        self._ensure_started().put((future, fn, args, self.loop_threads, cpu))
         return future
 
-    def enqueue(self, fn: Callable[..., Any], args: tuple, loop_threads: int) -> None:
+    def enqueue(
+        self, fn: Callable[..., Any], args: tuple, loop_threads: int, cpu: int | None = None
+    ) -> None:
         """Queues `fn(*args)` on this device's thread, with no future (`fn` reports its own
-        result and errors, see `core.pending.Task`); its parallel loops use `loop_threads`."""
-        self._ensure_started().put((None, fn, args, loop_threads))
+        result and errors, see `core.pending.Task`); its parallel loops use `loop_threads`.
+        With a `cpu`, the thread keeps to that CPU while it runs `fn` (a pmap's slice: each
+        device on a core of its own, `core/parallel/dispatch.py`), else it runs anywhere."""
+        self._ensure_started().put((None, fn, args, loop_threads, cpu))
 
     def _ensure_started(self) -> queue.SimpleQueue:
         q = self._queue
@@ -78,13 +83,16 @@ class Worker:
     def _run(self, q: queue.SimpleQueue) -> None:
         _local.device = self.device
         threads = None  # this thread's parallel-loop threads, once set
+        cpu = None  # the CPU this thread keeps to (None: any of the process's)
         while True:
             item = q.get()
             if item is None:  # `_stop`
                 return
-            future, fn, args, want = item
+            future, fn, args, want, where = item
             if want != threads:
                 threads = self._set_loop_threads(want, threads)
+            if where != cpu:
+                cpu = _keep_to(where)
             if future is None:
                 fn(*args)
             elif future.set_running_or_notify_cancel():
@@ -122,6 +130,16 @@ class Worker:
 
 
 _WORKERS: list[Worker] = []
+
+
+def _keep_to(cpu: int | None) -> int | None:
+    """Keeps the calling thread on CPU `cpu`, or (None) lets it run on the CPUs the process's
+    main thread may use; returns the setting in force (None if the system refused it)."""
+    try:
+        os.sched_setaffinity(0, {cpu} if cpu is not None else os.sched_getaffinity(os.getpid()))
+    except (AttributeError, OSError):  # no affinity on this system, or a CPU taken away
+        return None
+    return cpu
 
 
 def _wait_gone(native_id: int | None, timeout: float = 0.5) -> None:

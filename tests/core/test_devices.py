@@ -148,6 +148,17 @@ def test_workers_share_the_cores_for_parallel_loops():
     assert d.worker.submit(numba.get_num_threads).result(timeout=60) == per_device
 
 
+def test_a_worker_keeps_to_the_cpu_a_task_asks_for_and_then_runs_anywhere():
+    import os
+
+    cpus = os.sched_getaffinity(0)
+    worker = core.devices()[5].worker
+    where = lambda: os.sched_getaffinity(0)  # noqa: E731 (the worker thread's own CPUs)
+    assert worker.submit(where, cpu=max(cpus)).result(timeout=60) == {max(cpus)}
+    assert worker.submit(where, cpu=max(cpus)).result(timeout=60) == {max(cpus)}  # kept
+    assert worker.submit(where).result(timeout=60) == cpus
+
+
 @pytest.mark.parametrize(
     ("make", "error", "first_line"),
     [  # JAX 0.10.2's classes and first lines (8 host devices)

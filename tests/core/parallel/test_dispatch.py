@@ -5,6 +5,7 @@ results equal the synchronous ones (`jax_cpu_enable_async_dispatch` off)."""
 
 import threading
 import time
+import types
 
 import numpy as np
 import pytest
@@ -208,3 +209,23 @@ def test_a_caller_gets_at_most_max_in_flight_calls_ahead(gate):
     caller.join(timeout=60)
     assert not caller.is_alive()
     np.testing.assert_array_equal(np.asarray(made[-1]), [9.0, 9.0])
+
+
+@pytest.mark.parametrize(
+    ("cpus", "local", "processes", "ids", "expected"),
+    [
+        ({0, 1}, 2, 1, [0, 1], [0, 1]),  # a core per device
+        ({2, 5, 7}, 3, 1, [2, 0], [7, 2]),  # the d.id-th CPU the caller may use
+        ({0, 1}, 8, 1, [0, 1], [None, None]),  # more devices than cores: anywhere
+        ({0, 1}, 2, 2, [0, 1], [None, None]),  # an MPI job: its processes share the cores
+        ({0, 1}, 2, 1, [1], [None]),  # one device: nothing to meet
+    ],
+)
+def test_each_device_keeps_to_a_cpu_of_its_own_when_there_are_enough(
+    monkeypatch, cpus, local, processes, ids, expected
+):
+    monkeypatch.setattr(dispatch.os, "sched_getaffinity", lambda pid: cpus)
+    monkeypatch.setattr(dispatch, "local_device_count", lambda: local)
+    monkeypatch.setattr(dispatch, "process_count", lambda: processes)
+    devices = [types.SimpleNamespace(id=i) for i in ids]
+    assert dispatch._device_cpus(devices) == expected
