@@ -22,15 +22,21 @@ def canonicalize_dtype(*args: Any, dtype: Any = None, inexact: bool = True) -> A
     Returns:
       The dtype.
     """
-    if dtype is None:
-        dtype = jnp.result_type(*[jnp.asarray(x) for x in args if x is not None])
-        if inexact and not jnp.issubdtype(dtype, jnp.inexact):
-            dtype = jnp.promote_types(jnp.float32, dtype)
-    if inexact and not jnp.issubdtype(dtype, jnp.inexact):
-        raise ValueError(
-            f"Dtype must be inexact: {dtype}\nThe computation dtype must be a float type."
-        )
-    return dtype
+    chosen = _promoted(args, inexact) if dtype is None else dtype
+    if not inexact or jnp.issubdtype(chosen, jnp.inexact):
+        return chosen
+    raise ValueError(
+        f"Dtype must be inexact: {chosen}\nThe computation dtype must be a float type."
+    )
+
+
+def _promoted(args: tuple, inexact: bool) -> Any:
+    """The promoted dtype of the non-``None`` ``args``, lifted to a float type if ``inexact``."""
+    promoted = jnp.result_type(*[jnp.asarray(a) for a in args if a is not None])
+    if inexact and not jnp.issubdtype(promoted, jnp.inexact):
+        # Integer and bool operands compute in float32 (or wider, as promotion decides).
+        return jnp.promote_types(jnp.float32, promoted)
+    return promoted
 
 
 def promote_dtype(*args: Any, dtype: Any = None, inexact: bool = True) -> list[Any]:

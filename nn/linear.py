@@ -212,20 +212,21 @@ class Dense(Module):
         Returns:
           An array of shape ``inputs.shape[:-1] + (features,)``.
         """
-        kernel = self.param(
-            "kernel", self.kernel_init, (jnp.shape(inputs)[-1], self.features), self.param_dtype
+        fan_in = jnp.shape(inputs)[-1]
+        kernel = self.param("kernel", self.kernel_init, (fan_in, self.features), self.param_dtype)
+        bias = (
+            self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+            if self.use_bias
+            else None
         )
-        bias = None
-        if self.use_bias:
-            bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
-        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        dot_general = _contraction(self)
-        y = dot_general(
-            inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=self.precision
-        )
-        if bias is not None:
-            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
-        return y
+        # `promote_dtype` is a field (users may pass their own): it gets the three operands.
+        x, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        features_with_rows = (((x.ndim - 1,), (0,)), ((), ()))
+        out = _contraction(self)(x, kernel, features_with_rows, precision=self.precision)
+        if bias is None:
+            return out
+        # The bias lines up with the last output axis and broadcasts over the others.
+        return out + jnp.reshape(bias, (1,) * (out.ndim - 1) + (-1,))
 
 
 class Einsum(Module):
@@ -704,14 +705,16 @@ class Embed(Module):
         Returns:
           The embedding vectors, ``inputs.shape + (features,)``.
         """
-        if not jnp.issubdtype(inputs.dtype, jnp.integer):
-            raise ValueError(
-                f"Input type must be an integer or unsigned integer.\nEmbed got {inputs.dtype}."
-            )
-        (embedding,) = self.promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
-        if self.num_embeddings == 1:
-            return jnp.broadcast_to(embedding, inputs.shape + (self.features,))
-        return jnp.take(embedding, inputs, axis=0)
+        if jnp.issubdtype(inputs.dtype, jnp.integer):
+            table = self.promote_dtype(self.embedding, dtype=self.dtype, inexact=False)[0]
+            # A one-row table is its own lookup for every index (as Flax, even out-of-range
+            # ones); otherwise a gather, which fills out-of-range rows with NaN.
+            if self.num_embeddings != 1:
+                return jnp.take(table, inputs, axis=0)
+            return jnp.broadcast_to(table, (*inputs.shape, self.features))
+        raise ValueError(
+            f"Input type must be an integer or unsigned integer.\nEmbed got {inputs.dtype}."
+        )
 
     def attend(self, query: Array) -> Array:
         """Scores ``query`` (last axis ``features``) against every row: ``query @ embedding.T``."""

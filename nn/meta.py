@@ -284,12 +284,12 @@ def logical_axis_rules(rules: LogicalRules) -> Iterator[None]:
         ...     nn.logical_to_mesh_axes(("embed", "mlp"))
         P('data', 'model')
     """
-    old = _axis_rules.rules
-    _axis_rules.rules = rules
+    outer = get_logical_axis_rules()
+    set_logical_axis_rules(rules)
     try:
         yield
-    finally:
-        _axis_rules.rules = old
+    finally:  # the enclosing block's rules come back, also when the block raises
+        set_logical_axis_rules(outer)
 
 
 class _UnassignedAxis:

@@ -1134,17 +1134,22 @@ def init(
     return wrapper
 
 
+def _set_named_call(flag: Any) -> Any:
+    """Sets whether module calls push their names; returns the setting it replaces."""
+    global _use_named_call
+    replaced, _use_named_call = _use_named_call, flag
+    return replaced
+
+
 def enable_named_call() -> None:
     """Module method calls push the module's name on the name stack (the default, as Flax's
     ``flax_profile``): profiles label operations ``MLP/Dense_0/dot_general``."""
-    global _use_named_call
-    _use_named_call = True
+    _set_named_call(True)
 
 
 def disable_named_call() -> None:
     """Module method calls leave the name stack alone (see ``enable_named_call``)."""
-    global _use_named_call
-    _use_named_call = False
+    _set_named_call(False)
 
 
 @contextlib.contextmanager
@@ -1154,12 +1159,11 @@ def override_named_call(enable: bool = True) -> Iterator[None]:
     Args:
       enable: whether module calls push their names.
     """
-    global _use_named_call
-    previous, _use_named_call = _use_named_call, enable
+    outer = _set_named_call(enable)
     try:
         yield
-    finally:
-        _use_named_call = previous
+    finally:  # also when the block raises
+        _set_named_call(outer)
 
 
 def _profiling_name(module: Module, method: str) -> str:

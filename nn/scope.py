@@ -524,15 +524,14 @@ def apply(
     Returns ``y``, or ``(y, mutated_variables)`` when ``mutable`` is not ``False``.
     """
 
-    @functools.wraps(fn)
-    def wrapper(variables: Mapping, *args, rngs: Any = None, **kwargs):
-        root = bind(variables, rngs, mutable, flags)
-        y = fn(root, *args, **kwargs)
-        if mutable is not False:
-            return y, root.mutable_variables()
-        return y
+    returns_state = mutable is not False
 
-    return wrapper
+    def run_bound(variables: Mapping, *args, rngs: Any = None, **kwargs):
+        scope = bind(variables, rngs, mutable, flags)
+        out = fn(scope, *args, **kwargs)
+        return (out, scope.mutable_variables()) if returns_state else out
+
+    return functools.wraps(fn)(run_bound)
 
 
 def init(

@@ -318,15 +318,18 @@ class TraverseEach(Traversal):
     """Focuses on every entry of a list, tuple or dict."""
 
     def update(self, fn, inputs):
-        ty = type(inputs)
-        if ty is dict:
-            return {key: fn(val) for key, val in inputs.items()}
-        if ty not in {list, tuple}:
+        kind = type(inputs)
+        # Exact types only: a subclass (a namedtuple, a custom dict) may not rebuild from a
+        # sequence of entries.
+        if kind is not dict and kind is not list and kind is not tuple:
             raise TraversalError(
-                f"Only the entries of a list or tuple can be traversed, got {ty.__name__}; "
+                f"Only the entries of a list or tuple can be traversed, got {kind.__name__}; "
                 "use .tree() for the leaves of any pytree."
             )
-        return ty(fn(x) for x in inputs)
+        if kind is dict:
+            keys = list(inputs)
+            return dict(zip(keys, [fn(inputs[k]) for k in keys]))
+        return kind([fn(entry) for entry in inputs])
 
     def iterate(self, inputs):
         if isinstance(inputs, dict):
