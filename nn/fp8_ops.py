@@ -108,11 +108,10 @@ def compute_amax_history(x: Any, amax_history: Any) -> Any:
 
 def update_fp8_meta(x: Any, q_dtype: Any, scale: Any, amax_history: Any) -> tuple[Any, Any]:
     """The next (scale, amax history) for quantizing `x` to `q_dtype`."""
-    dtype_max = get_fp8_max(q_dtype, jnp.float32)
-    amax_from_history = jnp.max(amax_history, axis=0)
-    new_scale = compute_scale(amax_from_history, scale, dtype_max)
-    new_history = compute_amax_history(x, amax_history)
-    return new_scale, new_history
+    # The scale follows the largest amax the history holds (before x's is pushed in).
+    history_peak = jnp.max(amax_history, axis=0)
+    limit = get_fp8_max(q_dtype, jnp.float32)
+    return compute_scale(history_peak, scale, limit), compute_amax_history(x, amax_history)
 
 
 def quantize_dequantize_update(
@@ -475,29 +474,19 @@ class Fp8DotGeneralOp(Fp8DotGeneralBase):
         Returns:
           The contraction, in the kernel's dtype.
         """
-        x, k, dimension_numbers, comp_dtype = _parse_dot_inputs(*args)
-        x_qdq = in_qdq(
-            comp_dtype,
-            self.e4m3_dtype,
-            x,
-            self.input_scale.value,
-            self.input_amax_history.value,
+        x, kernel, dimension_numbers, comp_dtype = _parse_dot_inputs(*args)
+
+        def through_e4m3(operand: Any, scale: Any, history: Any) -> Any:
+            return in_qdq(comp_dtype, self.e4m3_dtype, operand, scale.value, history.value)
+
+        product = dot_general_with_precision(
+            through_e4m3(x, self.input_scale, self.input_amax_history),
+            through_e4m3(kernel, self.kernel_scale, self.kernel_amax_history),
+            dimension_numbers,
         )
-        k_qdq = in_qdq(
-            comp_dtype,
-            self.e4m3_dtype,
-            k,
-            self.kernel_scale.value,
-            self.kernel_amax_history.value,
-        )
-        y_qdq = dot_general_with_precision(x_qdq, k_qdq, dimension_numbers)
-        return out_qdq(
-            comp_dtype,
-            self.e5m2_dtype,
-            y_qdq,
-            self.output_grad_scale.value,
-            self.output_grad_amax_history.value,
-        )
+        # The product passes through unchanged; its gradient is the one quantized (e5m2).
+        grad_scale, grad_history = self.output_grad_scale, self.output_grad_amax_history
+        return out_qdq(comp_dtype, self.e5m2_dtype, product, grad_scale.value, grad_history.value)
 
 
 class Fp8DirectDotGeneralOp(Fp8DotGeneralBase):

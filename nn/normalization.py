@@ -408,43 +408,50 @@ class GroupNorm(Module):
         Returns:
           The normalized, scaled and shifted ``x`` (same shape).
         """
-        if self.reduction_axes is not None:
-            reduction_axes = self.reduction_axes
-        else:
-            reduction_axes = list(range(1, x.ndim - 1)) + [-1]
-        reduction_axes = _canonicalize_axes(x.ndim, reduction_axes)
-        if reduction_axes[-1] != x.ndim - 1:
+        axes = self.reduction_axes
+        if axes is None:  # every axis but the batch one, channels last
+            axes = [*range(1, x.ndim - 1), -1]
+        axes = _canonicalize_axes(x.ndim, axes)
+        if axes[-1] != x.ndim - 1:
             raise ValueError("GroupNorm's reduction_axes must include the last (feature) axis.")
-        if (self.num_groups is None) == (self.group_size is None):
-            raise ValueError(  # Flax's message
-                "Either `num_groups` or `group_size` should be specified. If `group_size` is to "
-                "be specified, pass `num_groups=None` as argument to override the default "
-                "`num_groups` value of 32."
-            )
-        channels = x.shape[-1]
-        if self.group_size is not None:
-            if channels % self.group_size:
-                raise ValueError(
-                    f"Number of channels ({channels}) is not multiple of the group size "
-                    f"({self.group_size})."
-                )
-            num_groups = channels // self.group_size
-        else:
-            num_groups = self.num_groups
-        if num_groups <= 0 or channels % num_groups:
-            raise ValueError(
-                f"Number of groups ({num_groups}) does not divide the number of channels "
-                f"({channels})."
-            )
-        group_size = channels // num_groups
-        group_shape = x.shape[:-1] + (num_groups, group_size)
+        groups = _group_count(self, x.shape[-1])
+        per_group = x.shape[-1] // groups
+
+        def grouped(shape: tuple[int, ...]) -> tuple[int, ...]:
+            return shape[:-1] + (groups, per_group)
+
         if mask is not None:
-            mask = jnp.reshape(mask, mask.shape[:-1] + (num_groups, group_size))
-        stats_axes = list(reduction_axes[:-1]) + [-1]
-        mean, var = _module_stats(self, jnp.reshape(x, group_shape), stats_axes, mask)
-        mean = jnp.repeat(mean, group_size, axis=-1)
-        var = jnp.repeat(var, group_size, axis=-1)
-        return _normalize(self, x, mean, var, reduction_axes[:-1], (-1,))
+            mask = jnp.reshape(mask, grouped(mask.shape))
+        # Statistics per group (over the reduction axes and the group's channels), then
+        # repeated back onto each of the group's channels.
+        mean, var = _module_stats(self, jnp.reshape(x, grouped(x.shape)), [*axes[:-1], -1], mask)
+        mean, var = (jnp.repeat(stat, per_group, axis=-1) for stat in (mean, var))
+        return _normalize(self, x, mean, var, axes[:-1], (-1,))
+
+
+def _group_count(norm: GroupNorm, channels: int) -> int:
+    """``norm``'s number of channel groups for ``channels`` channels (one of its ``num_groups``
+    and ``group_size`` is set; the groups split the channels evenly)."""
+    if (norm.num_groups is None) == (norm.group_size is None):
+        raise ValueError(  # Flax's message
+            "Either `num_groups` or `group_size` should be specified. If `group_size` is to "
+            "be specified, pass `num_groups=None` as argument to override the default "
+            "`num_groups` value of 32."
+        )
+    if norm.group_size is None:
+        groups = norm.num_groups
+    elif channels % norm.group_size == 0:
+        groups = channels // norm.group_size
+    else:
+        raise ValueError(
+            f"Number of channels ({channels}) is not multiple of the group size "
+            f"({norm.group_size})."
+        )
+    if groups > 0 and channels % groups == 0:
+        return groups
+    raise ValueError(
+        f"Number of groups ({groups}) does not divide the number of channels ({channels})."
+    )
 
 
 class InstanceNorm(Module):

@@ -368,12 +368,13 @@ def scan_with_axes(
       The scanned class or function.
     """
     variable_axes = dict(variable_axes or {})
-    axes_filters = tuple(f"{col}_axes" for col in axes_collections)
-    variable_broadcast = union_filters(variable_broadcast, axes_filters)
+    # The '<col>_axes' collections hold names, not per-layer values: every step shares them.
+    metadata_cols = [(col, f"{col}_axes") for col in axes_collections]
+    shared = union_filters(variable_broadcast, tuple(axis_col for _, axis_col in metadata_cols))
     scanned = transforms.scan(
         target,
         variable_axes=variable_axes,
-        variable_broadcast=variable_broadcast,
+        variable_broadcast=shared,
         variable_carry=variable_carry,
         split_rngs=dict(split_rngs or {}),
         in_axes=in_axes,
@@ -384,11 +385,11 @@ def scan_with_axes(
         data_transform=data_transform,
         methods=methods,
     )
-    for col in axes_collections:
+    # Each scanned collection's names gain `axis_name` where the scan stacks its variables.
+    for col, axis_col in metadata_cols:
         if col in variable_axes:
-            scanned = _add_axis_to_metadata(
-                scanned, variable_axes[col], axis_name, axis_col=f"{col}_axes"
-            )
+            axis = variable_axes[col]
+            scanned = _add_axis_to_metadata(scanned, axis, axis_name, axis_col=axis_col)
     return scanned
 
 

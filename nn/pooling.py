@@ -68,13 +68,20 @@ def avg_pool(
 ) -> Array:
     """Mean over windows (``count_include_pad=False`` divides by the unpadded count: windowed
     sums of default-dtype ones, as Flax, so 16-bit inputs give float32 averages)."""
-    y = pool(inputs, 0.0, lax.add, window_shape, strides, padding)
+
+    def window_sums(x: Array) -> Array:
+        return pool(x, 0.0, lax.add, window_shape, strides, padding)
+
+    sums = window_sums(inputs)
     if count_include_pad:
-        return y / np.prod(window_shape)
-    div_shape = inputs.shape[:-1] + (1,)
-    if len(div_shape) - 2 == len(window_shape):  # one count for the whole batch
-        div_shape = (1,) + div_shape[1:]
-    return y / pool(jnp.ones(div_shape), 0.0, lax.add, window_shape, strides, padding)
+        return sums / np.prod(window_shape)
+    # How many real (unpadded) positions each window covers: the window sums of ones, one
+    # channel wide, and one batch entry wide when the input has a batch axis.
+    ones_shape = list(inputs.shape)
+    ones_shape[-1] = 1
+    if len(ones_shape) == len(window_shape) + 2:
+        ones_shape[0] = 1
+    return sums / window_sums(jnp.ones(tuple(ones_shape)))
 
 
 def max_pool(

@@ -451,26 +451,29 @@ class ConvLSTMCell(_MemoryCarryCell):
         Returns:
           ``((new_c, new_h), new_h)``.
         """
-        c, h = carry
+        memory, hidden = carry
+        # All four gates come out of one convolution per source, stacked on the channel axis
+        # in the order input, candidate, forget, output; the input side is created first.
+        stacked = self._gates_conv("ih")(inputs) + self._gates_conv("hh")(hidden)
+        pre_in, pre_cand, pre_forget, pre_out = jnp.split(stacked, 4, axis=-1)
+        forget = sigmoid(pre_forget + 1)  # biased towards remembering
+        memory = forget * memory + sigmoid(pre_in) * jnp.tanh(pre_cand)
+        hidden = sigmoid(pre_out) * jnp.tanh(memory)
+        return (memory, hidden), hidden
 
-        def conv(name: str) -> Conv:
-            return Conv(
-                4 * self.features,
-                kernel_size=self.kernel_size,
-                strides=self.strides,
-                padding=self.padding,
-                use_bias=self.use_bias,
-                dtype=self.dtype,
-                param_dtype=self.param_dtype,
-                name=name,
-            )
-
-        gates = conv("ih")(inputs) + conv("hh")(h)
-        i, g, f, o = jnp.split(gates, 4, axis=-1)
-        f = sigmoid(f + 1)
-        new_c = f * c + sigmoid(i) * jnp.tanh(g)
-        new_h = sigmoid(o) * jnp.tanh(new_c)
-        return (new_c, new_h), new_h
+    @nowrap
+    def _gates_conv(self, name: str) -> Conv:
+        """The ``Conv`` producing the four stacked gate pre-activations from one source."""
+        return Conv(
+            4 * self.features,
+            kernel_size=self.kernel_size,
+            strides=self.strides,
+            padding=self.padding,
+            use_bias=self.use_bias,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            name=name,
+        )
 
     @property
     def num_feature_axes(self) -> int:

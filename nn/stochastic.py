@@ -58,20 +58,20 @@ class Dropout(Module):
             return inputs
         if self.rate == 1.0:
             return jnp.zeros_like(inputs)
-        keep_prob = 1.0 - self.rate
-        key = self.make_rng(self.rng_collection) if rng is None else rng
-        # One draw per position, shared along the broadcast dimensions.
-        kept = random.bernoulli(
-            key, p=keep_prob, shape=_draw_shape(inputs.shape, self.broadcast_dims)
-        )
-        kept = jnp.broadcast_to(kept, inputs.shape)
+        key = rng if rng is not None else self.make_rng(self.rng_collection)
+        survival = 1.0 - self.rate
+        kept = _kept_positions(key, survival, inputs.shape, self.broadcast_dims)
         # The survivors are scaled up so that the expected value is unchanged.
-        return lax.select(kept, inputs / keep_prob, jnp.zeros_like(inputs))
+        return lax.select(kept, inputs / survival, jnp.zeros_like(inputs))
 
 
-def _draw_shape(shape: tuple[int, ...], broadcast_dims: Sequence[int]) -> tuple[int, ...]:
-    """`shape` with every axis of `broadcast_dims` (negative ones too) reduced to 1."""
-    dims = list(shape)
+def _kept_positions(
+    key: Any, survival: float, shape: tuple[int, ...], broadcast_dims: Sequence[int]
+) -> Array:
+    """A bool mask of ``shape``, True with probability ``survival``: one draw per position,
+    shared along the ``broadcast_dims`` axes (negative ones too)."""
+    draw_shape = list(shape)
     for axis in broadcast_dims:
-        dims[axis] = 1
-    return tuple(dims)
+        draw_shape[axis] = 1
+    draws = random.bernoulli(key, p=survival, shape=tuple(draw_shape))
+    return jnp.broadcast_to(draws, shape)

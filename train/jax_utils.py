@@ -16,6 +16,7 @@ abstract inputs, returning its outputs that do not depend on them as values and 
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -160,13 +161,15 @@ def partial_eval_by_shape(fn: Callable, input_spec: Sequence[Any], *args: Any, *
 
 
 def _scan_nd(body_fn: Callable, init: Any, xs: Any, n: int, unroll: tuple) -> Any:
-    if n == 1:
-        return lax.scan(body_fn, init, xs, unroll=unroll[0])
+    """`lax.scan` over the leading `n` axes of `xs`, the first one outermost; `unroll[d]` is
+    the unrolling of depth `d`'s scan."""
+    # Above the innermost level, a step is itself the scan of the remaining axes.
+    step = body_fn if n == 1 else functools.partial(_inner_scan, body_fn, n - 1, unroll[1:])
+    return lax.scan(step, init, xs, unroll=unroll[0])
 
-    def scan_body(c, x):
-        return _scan_nd(body_fn, c, x, n - 1, unroll[1:])
 
-    return lax.scan(scan_body, init, xs, unroll=unroll[0])
+def _inner_scan(body_fn: Callable, n: int, unroll: tuple, carry: Any, x: Any) -> Any:
+    return _scan_nd(body_fn, carry, x, n, unroll)
 
 
 def scan_in_dim(

@@ -21,7 +21,7 @@ import collections.abc
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import numpy as np
@@ -57,11 +57,11 @@ _path = _Path()
 
 @contextmanager
 def _record_path(name: str) -> Iterator[None]:
-    _path.names.append(name)
-    try:
+    """`name` ends the path (`current_path`) while the block restores that entry."""
+    with ExitStack() as on_exit:
+        _path.names.append(name)
+        on_exit.callback(_path.names.pop)
         yield
-    finally:
-        _path.names.pop()
 
 
 def current_path() -> str:
