@@ -136,6 +136,11 @@ def stateless(f: Callable[[Updates, Params | None], Updates]) -> GradientTransfo
     return GradientTransformation(init_empty_state, update_fn)
 
 
+def _without_param(f: Callable[[Any, Any], Any]) -> Callable[[Any], Any]:
+    """``f`` of one update leaf, with ``None`` as its param."""
+    return lambda update: f(update, None)
+
+
 def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformation:
     """Builds a stateless transformation from a leafwise `f(update, param) -> update`.
 
@@ -148,12 +153,10 @@ def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformat
 
     def update_fn(updates, state, params=None):
         del state
-        if params is None:
-            # No parameters: `f` sees None in their place, leaf by leaf.
-            mapped = tree_util.tree_map(lambda u: f(u, None), updates)
-        else:
-            mapped = tree_util.tree_map(f, updates, params)
-        return mapped, EmptyState()
+        # Without parameters `f` sees None in their place, leaf by leaf.
+        trees = (updates,) if params is None else (updates, params)
+        leaf_fn = _without_param(f) if params is None else f
+        return tree_util.tree_map(leaf_fn, *trees), EmptyState()
 
     return GradientTransformation(init_empty_state, update_fn)
 

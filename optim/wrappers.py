@@ -192,6 +192,26 @@ class LookaheadParams(NamedTuple):
         return cls(slow=params, fast=params)
 
 
+def _lookahead_step(
+    params: LookaheadParams, inner_updates: Any, syncing: Any, slow_step_size: Any
+) -> LookaheadParams:
+    """Both copies' updates for one step, as one merged step (Optax's form).
+
+    With ``gap = fast + inner_update - slow`` (where the fast copy would land, seen from the
+    slow one), the slow copy moves ``slow_step_size * gap`` on a synchronising step and stays
+    otherwise; on that step the fast copy lands on the slow copy's new value instead.
+    """
+    gap = tree_util.tree_map(
+        lambda fast, step, slow: fast + step - slow, params.fast, inner_updates, params.slow
+    )
+    return LookaheadParams(
+        fast=tree_util.tree_map(
+            lambda step, g: step - syncing * (1 - slow_step_size) * g, inner_updates, gap
+        ),
+        slow=tree_util.tree_map(lambda g: slow_step_size * syncing * g, gap),
+    )
+
+
 def lookahead(
     fast_optimizer: GradientTransformation,
     sync_period: int,
@@ -237,28 +257,16 @@ def lookahead(
                 "lookahead's update needs params=LookaheadParams(fast=..., slow=...); build them "
                 "with LookaheadParams.init_synced(params)."
             )
-        updates, fast_state = fast_optimizer.update(updates, state.fast_state, params.fast)
-        sync_next = state.steps_since_sync == (sync_period - 1)
-        # One merged step (as in Optax): on a sync step the fast weights jump to the new slow
-        # ones; otherwise the slow update is zero.
-        last_difference = tree_util.tree_map(
-            lambda f, u, s: f + u - s, params.fast, updates, params.slow
-        )
-        slow_updates = tree_util.tree_map(lambda d: slow_step_size * sync_next * d, last_difference)
-        fast_updates = tree_util.tree_map(
-            lambda u, d: u - sync_next * (1 - slow_step_size) * d, updates, last_difference
-        )
-        if reset_state:
-            initial_state = fast_optimizer.init(params.fast)
+        inner_updates, fast_state = fast_optimizer.update(updates, state.fast_state, params.fast)
+        syncing = state.steps_since_sync == (sync_period - 1)  # a bool scalar, used as 0/1
+        merged = _lookahead_step(params, inner_updates, syncing, slow_step_size)
+        if reset_state:  # a synchronised fast copy starts its optimizer afresh
+            fresh = fast_optimizer.init(params.fast)
             fast_state = tree_util.tree_map(
-                lambda current, init: (1 - sync_next) * current + sync_next * init,
-                fast_state,
-                initial_state,
+                lambda now, start: (1 - syncing) * now + syncing * start, fast_state, fresh
             )
-        steps_since_sync = (state.steps_since_sync + 1) % sync_period
-        return LookaheadParams(fast=fast_updates, slow=slow_updates), LookaheadState(
-            fast_state, steps_since_sync
-        )
+        counter = (state.steps_since_sync + 1) % sync_period
+        return merged, LookaheadState(fast_state, counter)
 
     return GradientTransformation(init_fn, update_fn)
 

@@ -369,20 +369,21 @@ def track_per_element_mean_and_variance_with_ema(
             variance_grads_ema=tree.zeros_like(params),
         )
 
-    def toward(latest, average):
-        return (1.0 - ema_decay) * latest + ema_decay * average
+    def averaged(latest: Any, averages: Any) -> Any:
+        """The moving averages ``averages`` after seeing ``latest`` (leaf by leaf)."""
+        return tree_util.tree_map(
+            lambda new, old: (1.0 - ema_decay) * new + ema_decay * old, latest, averages
+        )
 
     def update_fn(updates, state, params=None, *, sum_sq_diff_grads, sample_size):
         del params
         # The unbiased sample variance of this step's gradients (Bessel's correction).
-        sample_variance = tree.scale(1 / (sample_size - 1), sum_sq_diff_grads)
-        return updates, PerElementMeanAndVarianceEMAState(
-            count=safe_int32_increment(state.count),
-            ema_decay=state.ema_decay,
-            mean_grads_ema=tree_util.tree_map(toward, updates, state.mean_grads_ema),
-            variance_grads_ema=tree_util.tree_map(
-                toward, sample_variance, state.variance_grads_ema
-            ),
+        bessel = 1 / (sample_size - 1)
+        means = averaged(updates, state.mean_grads_ema)
+        variances = averaged(tree.scale(bessel, sum_sq_diff_grads), state.variance_grads_ema)
+        count = safe_int32_increment(state.count)
+        return updates, state._replace(
+            count=count, mean_grads_ema=means, variance_grads_ema=variances
         )
 
     return base.GradientTransformationExtraArgs(init_fn, update_fn)

@@ -50,13 +50,16 @@ def piecewise_interpolate_schedule(
         # Optax's arithmetic: the values are a float32 array (a strongly typed result whatever
         # the count's dtype), and a scalar count (an array count does not broadcast, as in
         # Optax) is compared with every interval at once
-        bounds = jnp.stack((0, *boundaries))
-        values = jnp.cumprod(jnp.stack((init_value, *scales)))
-        interval_sizes = jnp.maximum(bounds[1:] - bounds[:-1], 1)
-        indicator = jnp.logical_and(bounds[:-1] <= count, count < bounds[1:])
-        pct = (count - bounds[:-1]) / interval_sizes
-        interp_vals = interpolate(values[:-1], values[1:], pct)
-        return indicator.dot(interp_vals) + (bounds[-1] <= count) * values[-1]
+        edges = jnp.stack((0, *boundaries))
+        starts, ends = edges[:-1], edges[1:]
+        # The value reached at each edge: the running product of the scales.
+        levels = jnp.cumprod(jnp.stack((init_value, *scales)))
+        within = jnp.logical_and(starts <= count, count < ends)  # at most one interval
+        # Progress through each interval (an empty one counts as one step long).
+        progress = (count - starts) / jnp.maximum(ends - starts, 1)
+        during = within.dot(interpolate(levels[:-1], levels[1:], progress))
+        after = (edges[-1] <= count) * levels[-1]  # the last level holds past the last edge
+        return during + after
 
     return schedule
 

@@ -184,10 +184,17 @@ def skip_not_finite(updates: Updates, gradient_step: Any, params: Params | None)
       non-finite entries.
     """
     del gradient_step, params
-    per_leaf = [jnp.sum(~jnp.isfinite(leaf)) for leaf in tree_util.tree_leaves(updates)]
-    num_not_finite = functools.reduce(operator.add, per_leaf) if per_leaf else jnp.asarray(0)
-    should_skip = num_not_finite > 0
-    return should_skip, {"should_skip": should_skip, "num_not_finite": num_not_finite}
+    bad = _count_not_finite(updates)
+    skip = bad > 0
+    return skip, {"should_skip": skip, "num_not_finite": bad}
+
+
+def _count_not_finite(updates: Updates) -> Any:
+    """The number of NaN and infinite entries over every leaf (an int32 scalar array)."""
+    counts = [jnp.sum(~jnp.isfinite(leaf)) for leaf in tree_util.tree_leaves(updates)]
+    if not counts:
+        return jnp.asarray(0)
+    return functools.reduce(operator.add, counts)
 
 
 def skip_large_updates(

@@ -36,12 +36,15 @@ def snapshot(measure_name: str, measure: Callable[[Any], Any]) -> GradientTransf
       A `GradientTransformation` with state `SnapshotState` that leaves updates unchanged.
     """
 
+    def measured(tree: Any) -> SnapshotState:
+        return SnapshotState({measure_name: measure(tree)})
+
     def init_fn(params):
-        return SnapshotState({measure_name: measure(params)})
+        return measured(params)
 
     def update_fn(updates, state, params=None):
-        del params, state
-        return updates, SnapshotState({measure_name: measure(updates)})
+        del params, state  # the state is replaced by this step's measurement
+        return updates, measured(updates)
 
     return GradientTransformation(init_fn, update_fn)
 

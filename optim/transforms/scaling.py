@@ -55,6 +55,11 @@ def scale(step_size: Any) -> GradientTransformation:
     return GradientTransformation(init_empty_state, update_fn)
 
 
+def _scaled_in_own_dtype(updates: Any, factor: Any) -> Any:
+    """Every leaf times ``factor`` cast to the leaf's dtype."""
+    return tree_util.tree_map(lambda leaf: jnp.asarray(factor, dtype=leaf.dtype) * leaf, updates)
+
+
 def scale_by_schedule(step_size_fn: Schedule) -> GradientTransformation:
     """Multiplies updates by `step_size_fn(count)`, `count` = number of previous updates.
 
@@ -71,14 +76,9 @@ def scale_by_schedule(step_size_fn: Schedule) -> GradientTransformation:
 
     def update_fn(updates, state, params=None):
         del params
-        factor = step_size_fn(state.count)
-
-        def times_factor(g):
-            # The factor takes each update's dtype, so low-precision updates stay low precision.
-            return jnp.asarray(factor, dtype=g.dtype) * g
-
-        next_state = ScaleByScheduleState(count=safe_increment(state.count))
-        return tree_util.tree_map(times_factor, updates), next_state
+        # The factor takes each update's dtype, so low-precision updates stay low precision.
+        scaled = _scaled_in_own_dtype(updates, step_size_fn(state.count))
+        return scaled, ScaleByScheduleState(count=safe_increment(state.count))
 
     return GradientTransformation(init_fn, update_fn)
 
@@ -182,13 +182,13 @@ def scale_by_param_block_rms(min_scale: Any = 1e-3) -> GradientTransformation:
       ``params``.
     """
 
+    def by_block_rms(update: Any, param: Any) -> Any:
+        return update * safe_root_mean_squares(param, min_scale)
+
     def update_fn(updates, state, params):
-        if params is None:
-            raise MissingParamsError("scale_by_param_block_rms")
-        updates = tree_util.tree_map(
-            lambda u, p: u * safe_root_mean_squares(p, min_scale), updates, params
-        )
-        return updates, state
+        if params is not None:
+            return tree_util.tree_map(by_block_rms, updates, params), state
+        raise MissingParamsError("scale_by_param_block_rms")
 
     return GradientTransformation(init_empty_state, update_fn)
 
