@@ -83,10 +83,10 @@ class CliDebugger(cmd.Cmd):
         stdout: IO[str] | None = None,
     ):
         super().__init__(stdin=stdin, stdout=stdout)
+        # Line editing (readline) only at the terminal; a given stream is read line by line.
         self.use_rawinput = stdin is None
-        self.frames = frames
-        self.frame_index = 0
         self.intro = "Entering jdb:"
+        self.frames, self.frame_index = frames, 0  # the innermost frame first
 
     def _evaluate(self, expr: str) -> Any:
         frame = self.frames[self.frame_index]

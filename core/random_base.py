@@ -135,14 +135,13 @@ def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArra
     Raises:
       RandomArgumentError: both `impl` and `dtype` are given.
     """
-    if dtype is not None:
-        if impl is not None:
-            raise RandomArgumentError(
-                "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
-            )
-        impl = dtype
-    impl = _IMPLS[_check_impl(impl)]
-    return prng.random_seed(_seed("key", seed), impl)
+    if dtype is not None and impl is not None:
+        raise RandomArgumentError(
+            "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
+        )
+    # The implementation is resolved (and checked) before the seed is read.
+    chosen = _IMPLS[_check_impl(impl if dtype is None else dtype)]
+    return prng.random_seed(_seed("key", seed), chosen)
 
 
 def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's name)

@@ -136,6 +136,18 @@ def _first(state: tuple) -> Any:
     return state[0]
 
 
+def _leaf_is_state() -> tuple[Callable, Callable]:
+    """``(init, get_params)`` of an optimizer whose per-leaf state is the leaf itself."""
+
+    def init(x0):
+        return x0
+
+    def get_params(x):
+        return x
+
+    return init, get_params
+
+
 def _with_slots(step_size: float | Schedule, slots: int, rule: Callable) -> tuple:
     """A per-leaf `(init, update, get_params)` whose state is `(x, *slots)`.
 
@@ -177,15 +189,10 @@ def sgd(step_size: float | Schedule) -> Optimizer:
       The `Optimizer` triple.
     """
     schedule = make_schedule(step_size)
-
-    def init(x0):
-        return x0
+    init, get_params = _leaf_is_state()
 
     def update(i, g, x):
         return x - schedule(i) * g
-
-    def get_params(x):
-        return x
 
     return Optimizer(init, update, get_params)
 
@@ -530,11 +537,11 @@ def make_schedule(scalar_or_schedule: float | Schedule) -> Schedule:
     Returns:
       The schedule.
     """
-    if callable(scalar_or_schedule):
-        return scalar_or_schedule
-    if jnp.ndim(scalar_or_schedule) == 0:
-        return constant(scalar_or_schedule)
-    raise StepSizeTypeError(scalar_or_schedule)
+    if not callable(scalar_or_schedule):
+        if jnp.ndim(scalar_or_schedule) != 0:
+            raise StepSizeTypeError(scalar_or_schedule)
+        scalar_or_schedule = constant(scalar_or_schedule)
+    return scalar_or_schedule
 
 
 # ---------------------------------------------------------------------------------------------

@@ -188,15 +188,22 @@ def odeint(
     Raises:
       TypeError: an argument of `*args` is not an array or scalar, or `t` is not floating.
     """
-    for arg in tree_leaves(args):
-        if not isinstance(arg, Tracer) and np.asarray(arg).dtype.kind not in "biufcV":
+    for leaf in tree_leaves(args):
+        if not _is_numeric(leaf):
             raise TypeError(
-                f"The contents of odeint *args must be arrays or scalars, but got {arg}."
+                f"The contents of odeint *args must be arrays or scalars, but got {leaf}."
             )
     if not jnp.issubdtype(t.dtype, jnp.floating):
         raise TypeError(f"t must be an array of floats, but got {t}.")
-    converted, consts = closure_convert(func, y0, t[0], *args)
-    return _odeint_raveled(converted, rtol, atol, mxstep, hmax, y0, t, *args, *consts)
+    # The solver and its adjoint take every array `func` closes over as an explicit argument.
+    dynamics, captured = closure_convert(func, y0, t[0], *args)
+    return _odeint_raveled(dynamics, rtol, atol, mxstep, hmax, y0, t, *args, *captured)
+
+
+def _is_numeric(leaf: Any) -> bool:
+    """Whether an ``*args`` leaf is an array or scalar (bool, integer, float, complex or a
+    key's raw words), or a tracer of one."""
+    return isinstance(leaf, Tracer) or np.asarray(leaf).dtype.kind in "biufcV"
 
 
 @partial(jit, static_argnums=(0, 1, 2, 3, 4))

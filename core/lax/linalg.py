@@ -253,11 +253,12 @@ def symmetric_product(
     Returns:
         The `(..., m, m)` product.
     """
-    result = symmetric_product_p.bind(a_matrix, c_matrix, alpha=alpha, beta=beta)
-    if symmetrize_output:
-        upper = jnp.matrix_transpose(tril_factor(result, -1))
-        result = tril_factor(result) + upper
-    return result
+    product = symmetric_product_p.bind(a_matrix, c_matrix, alpha=alpha, beta=beta)
+    if not symmetrize_output:
+        return product
+    # The lower triangle is the reliable one: mirror it (diagonal excluded) onto the upper.
+    mirrored = jnp.matrix_transpose(tril_factor(product, -1))
+    return tril_factor(product) + mirrored
 
 
 def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:

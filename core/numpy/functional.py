@@ -268,10 +268,12 @@ def fromfunction(
       The array of values.
     """
     shape = canonical_shape(shape)
-    for i in range(len(shape)):
-        in_axes = [0 if i == j else None for j in range(len(shape))]
-        function = vmap(function, in_axes=tuple(in_axes[::-1]))
-    return function(*(arange(s, dtype=dtype) for s in shape), **kwargs)
+    rank = len(shape)
+    # One vmap per index, the last index innermost, so that output axis d runs over index d.
+    over_grid = function
+    for d in reversed(range(rank)):
+        over_grid = vmap(over_grid, in_axes=tuple(0 if a == d else None for a in range(rank)))
+    return over_grid(*(arange(n, dtype=dtype) for n in shape), **kwargs)
 
 
 def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> Any:

@@ -69,15 +69,15 @@ def load(file: IO[bytes] | str | os.PathLike[Any], *args: Any, **kwargs: Any) ->
       An Array for `.npy` data of a supported dtype; otherwise what `numpy.load` returns
       (an `NpzFile` for `.npz`, a numpy array for unsupported dtypes).
     """
-    out = np.load(file, *args, **kwargs)
-    if isinstance(out, np.ndarray):
-        if out.dtype == "V2":  # numpy saves bfloat16 (unknown to it) as 2-byte voids, as JAX
-            out = out.view(dtypes.bfloat16)
-        try:
-            return asarray(out)
-        except TypeError:  # unsupported dtype (object, strings): keep numpy's array
-            return out
-    return out
+    loaded = np.load(file, *args, **kwargs)
+    if not isinstance(loaded, np.ndarray):  # an .npz archive, a pickled object
+        return loaded
+    # numpy writes bfloat16, a dtype it does not know, as 2-byte voids.
+    data = loaded.view(dtypes.bfloat16) if loaded.dtype == "V2" else loaded
+    try:
+        return asarray(data)
+    except TypeError:  # unsupported dtype (object, strings): numpy's array as it is
+        return data
 
 
 def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> Any:

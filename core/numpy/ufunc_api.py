@@ -94,10 +94,9 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         return f"<jnp.ufunc '{self.__name__}'>"
 
     def __call__(self, *args: Any, out: None = None, where: None = None) -> Any:
-        if out is not None:
-            raise NotImplementedError(f"out argument of {self}")
-        if where is not None:
-            raise NotImplementedError(f"where argument of {self}")
+        for option, given in (("out", out), ("where", where)):
+            if given is not None:  # numpy's output buffers and masks have no JAX counterpart
+                raise NotImplementedError(f"{option} argument of {self}")
         return self._call(*args)
 
     def _check_binary(self, method: str) -> None:

@@ -789,11 +789,12 @@ batching.broadcast_batcher(integer_pow_p)
 
 
 def _integer_pow_jvp(g, x, *, y):
-    if y == 0:
-        return full_like(g, 0)
-    if y == 1:
-        return g
-    return mul(g, mul(_const(x, y), x if y == 2 else integer_pow(x, y - 1)))
+    if y in (0, 1):  # a constant, or x itself
+        return full_like(g, 0) if y == 0 else g
+    # d(x**y) = y * x**(y - 1) dx, with x**1 taken as x itself (no primitive).
+    factor = _const(x, y)
+    lower_power = x if y == 2 else integer_pow(x, y - 1)
+    return mul(g, mul(factor, lower_power))
 
 
 defjvp(integer_pow_p, _integer_pow_jvp)

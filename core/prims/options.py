@@ -215,13 +215,12 @@ class Tolerance:
     """
 
     def __init__(self, atol: float = 0.0, rtol: float = 0.0, ulps: int = 0):
-        if atol < 0.0 or rtol < 0.0 or ulps < 0.0:
+        given = (atol, rtol, ulps)
+        if any(t < 0.0 for t in given):
             raise ToleranceError("Tolerances must be non-negative.")
-        if atol == 0.0 and rtol == 0.0 and ulps == 0:
+        if all(t == 0 for t in given):
             raise ToleranceError("At least one of atol, rtol, or ulps must be set.")
-        self.atol = atol
-        self.rtol = rtol
-        self.ulps = ulps
+        self.atol, self.rtol, self.ulps = given
 
 
 def check_accuracy(accuracy: Any) -> None:

@@ -223,11 +223,11 @@ top_k_p.def_batch(_top_k_batch)
 def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
     """`lax.top_k`: the `k` largest entries along `axis` (default the last) and their int32
     indices, largest first, as the list `[values, indices]` (JAX's type)."""
-    k = int(k)
-    if k < 0:
-        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
-    axis = _canonical_axis(axis, get_aval(operand).ndim)
-    return list(top_k_p.bind(operand, k=k, axis=axis))
+    count = int(k)
+    if count >= 0:
+        along = _canonical_axis(axis, get_aval(operand).ndim)
+        return list(top_k_p.bind(operand, k=count, axis=along))
+    raise ValueError(f"k argument to top_k must be nonnegative, got {count}")
 
 
 # ---------------------------------------------------------------------------------------------

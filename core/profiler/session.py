@@ -147,10 +147,9 @@ def trace(
       profiler_options: as for `start_trace`.
     """
     start_trace(log_dir, create_perfetto_link, create_perfetto_trace, profiler_options)
-    try:
+    with contextlib.ExitStack() as on_exit:
+        on_exit.callback(stop_trace)  # the trace is written also when the block raises
         yield
-    finally:
-        stop_trace()
 
 
 def last_run_dir() -> str | None:

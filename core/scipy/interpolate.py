@@ -46,6 +46,13 @@ def _ndim_coords_from_arrays(points: Any, ndim: int | None = None) -> Any:
     return points
 
 
+def _filled_outside(found: Any, outside: Any, fill_value: Any) -> Any:
+    """``found`` (one row per point) with the rows of points off the grid set to
+    ``fill_value``."""
+    per_row = outside.reshape(found.shape[:1] + (1,) * (found.ndim - 1))
+    return jnp.where(per_row, fill_value, found)
+
+
 class RegularGridInterpolator:
     """Interpolation on a rectangular grid (`jax.scipy.interpolate.RegularGridInterpolator`).
 
@@ -105,23 +112,20 @@ class RegularGridInterpolator:
         method = self.method if method is None else method
         _check_method(method)
         ndim = len(self.grid)
-        xi = _ndim_coords_from_arrays(xi, ndim=ndim)
-        if xi.shape[-1] != ndim:
+        points = _ndim_coords_from_arrays(xi, ndim=ndim)
+        if points.shape[-1] != ndim:
             raise ShapeMismatchError(
-                f"the requested sample points xi have dimension {xi.shape[-1]}, but this "
+                f"the requested sample points xi have dimension {points.shape[-1]}, but this "
                 f"RegularGridInterpolator has dimension {ndim}"
             )
-        xi_shape = xi.shape
-        xi = xi.reshape(-1, xi_shape[-1])
-        indices, norm_distances, out_of_bounds = self._find_indices(xi.T)
-        if method == "linear":
-            result = self._evaluate_linear(indices, norm_distances)
-        else:
-            result = self._evaluate_nearest(indices, norm_distances)
+        batch = points.shape[:-1]
+        # One row per point, one column per grid axis (transposed for `_find_indices`).
+        cells, offsets, outside = self._find_indices(points.reshape(-1, ndim).T)
+        by_method = {"linear": self._evaluate_linear, "nearest": self._evaluate_nearest}
+        found = by_method[method](cells, offsets)
         if self.fill_value is not None:
-            bc_shape = result.shape[:1] + (1,) * (result.ndim - 1)
-            result = jnp.where(out_of_bounds.reshape(bc_shape), self.fill_value, result)
-        return result.reshape(xi_shape[:-1] + self.values.shape[ndim:])
+            found = _filled_outside(found, outside, self.fill_value)
+        return found.reshape(batch + self.values.shape[ndim:])
 
     def _evaluate_linear(self, indices: list[Any], norm_distances: list[Any]) -> Any:
         vslice = (slice(None),) + (None,) * (self.values.ndim - len(indices))

@@ -237,15 +237,17 @@ class Slerp(NamedTuple):
 
     def __call__(self, times: Any) -> Rotation:
         """The interpolated rotation(s) at `times` (a scalar or 1-D)."""
-        compute_times = jnp.asarray(times, dtype=self.times.dtype)
-        if compute_times.ndim > 1:
+        queried = jnp.asarray(times, dtype=self.times.dtype)
+        if queried.ndim not in (0, 1):
             raise ShapeMismatchError("`times` must be at most 1-dimensional.")
-        single_time = compute_times.ndim == 0
-        compute_times = jnp.atleast_1d(compute_times)
-        ind = jnp.maximum(jnp.searchsorted(self.times, compute_times) - 1, 0)
-        alpha = (compute_times - self.times[ind]) / self.timedelta[ind]
-        result = self.rotations[ind] * Rotation.from_rotvec(self.rotvecs[ind] * alpha[:, None])
-        return result[0] if single_time else result
+        at = jnp.atleast_1d(queried)
+        # The interval each time falls in (times before the first key use the first interval,
+        # times after the last use the last), and how far into it, as a fraction.
+        interval = jnp.maximum(jnp.searchsorted(self.times, at) - 1, 0)
+        fraction = (at - self.times[interval]) / self.timedelta[interval]
+        turn = Rotation.from_rotvec(self.rotvecs[interval] * fraction[:, None])
+        rotated = self.rotations[interval] * turn
+        return rotated if queried.ndim else rotated[0]
 
 
 # Quaternion arithmetic. Every helper works on stacks: the components are the last axis

@@ -155,15 +155,15 @@ class gaussian_kde:  # noqa: N801  (scipy's and JAX's name)
         raise NotImplementedError("dynamically changing the bandwidth method is not supported")
 
     def _reshape_points(self, points: Any) -> Any:
-        points = jnp.atleast_2d(points)
-        if np.dtype(points.dtype).kind == "c":
+        grid = jnp.atleast_2d(points)
+        if np.dtype(grid.dtype).kind == "c":
             raise NotImplementedError("gaussian_kde does not support complex coordinates")
-        d, m = points.shape
-        if d != self.d:
-            if d == 1 and m == self.d:
-                return jnp.reshape(points, (self.d, 1))
-            raise ValueError(f"points have dimension {d}, dataset has dimension {self.d}")
-        return points
+        rows, cols = grid.shape
+        if rows == self.d:  # one point per column already
+            return grid
+        if (rows, cols) == (1, self.d):  # a single point given as a row
+            return jnp.reshape(grid, (self.d, 1))
+        raise ValueError(f"points have dimension {rows}, dataset has dimension {self.d}")
 
 
 def _as_samples(dataset: Any) -> Any:

@@ -160,12 +160,17 @@ def sem(
       The standard error.
     """
     (b,) = promote_args_inexact("sem", a)
-    if nan_policy == "propagate":
-        count = b.size if axis is None else b.shape[axis]
-        spread = b.std(axis, ddof=ddof, keepdims=keepdims)
-    elif nan_policy == "omit":
-        count = (~jnp.isnan(b)).sum(axis, keepdims=keepdims)
-        spread = jnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims)
-    else:
+    if nan_policy not in ("propagate", "omit"):
         raise ValueError(f"{nan_policy} is not supported")
-    return spread / jnp.sqrt(count).astype(b.dtype)
+    omit = nan_policy == "omit"  # NaNs count neither in the spread nor in the sample size
+    n = _sample_size(b, axis, keepdims, omit)
+    spread = (jnp.nanstd if omit else jnp.std)(b, axis, ddof=ddof, keepdims=keepdims)
+    return spread / jnp.sqrt(n).astype(b.dtype)
+
+
+def _sample_size(b: Any, axis: int | None, keepdims: bool, omit_nan: bool) -> Any:
+    """The entries each reduced slice of ``b`` has: an int, or with ``omit_nan`` an array
+    counting the non-NaN ones."""
+    if omit_nan:
+        return (~jnp.isnan(b)).sum(axis, keepdims=keepdims)
+    return b.size if axis is None else b.shape[axis]
