@@ -201,8 +201,8 @@ def odeint(
 
 
 def _is_numeric(leaf: Any) -> bool:
-    """Whether an ``*args`` leaf is an array or scalar (bool, integer, float, complex or a
-    key's raw words), or a tracer of one."""
+    """Whether an ``*args`` leaf is an array or scalar of a numeric dtype (``V``: bfloat16 and
+    the float8 types, which numpy sees as raw bytes), or a tracer of one."""
     return isinstance(leaf, Tracer) or np.asarray(leaf).dtype.kind in "biufcV"
 
 
