@@ -10,9 +10,9 @@ from optim.errors import LossInputError, LossShapeError
 
 
 def check_floating(loss: str, name: str, x: Any) -> None:
-    """Raises unless `x` has a floating (or complex) dtype."""
+    """Raises unless `x` has a real floating dtype (Optax rejects complex inputs too)."""
     dtype = jnp.result_type(x)
-    if not jnp.issubdtype(dtype, jnp.inexact):
+    if not jnp.issubdtype(dtype, jnp.floating):
         raise LossInputError(
             "Expected the input to have a dtype that is a subdtype of <class 'numpy.floating'>, "
             f"got {dtype} instead\n{loss}: `{name}` must be floating point, got dtype {dtype}. "

@@ -218,6 +218,39 @@ def test_input_errors_have_optaxs_first_lines(run, error, first):
     assert str(info.value).split("\n")[0] == first
 
 
+# Optax 0.2.8 rejects complex inputs to its losses (its dtype check is for real floating types):
+# a complex loss, which `grad` refuses, is never computed
+COMPLEX = jnp.ones((2, 3), jnp.complex64)
+REAL = jnp.ones((2, 3))
+COMPLEX_INPUTS = [
+    ("squared_error", lambda: optim.squared_error(COMPLEX)),
+    ("l2_loss", lambda: optim.l2_loss(COMPLEX)),
+    ("huber_loss", lambda: optim.huber_loss(COMPLEX)),
+    ("log_cosh", lambda: optim.log_cosh(COMPLEX)),
+    ("softmax_cross_entropy", lambda: optim.softmax_cross_entropy(COMPLEX, REAL)),
+    ("integer_labels", lambda: optim.softmax_cross_entropy_with_integer_labels(COMPLEX,
+                                                                              jnp.array([0, 1]))),
+    ("sigmoid_binary_cross_entropy", lambda: optim.sigmoid_binary_cross_entropy(COMPLEX, REAL)),
+    ("kl_divergence targets", lambda: optim.kl_divergence(REAL, COMPLEX)),
+    ("smooth_labels", lambda: optim.smooth_labels(COMPLEX, 0.1)),
+    ("sigmoid_focal_loss", lambda: optim.sigmoid_focal_loss(COMPLEX, REAL)),
+    ("cosine_similarity", lambda: optim.cosine_similarity(REAL, COMPLEX)),
+    ("ntxent", lambda: optim.losses.ntxent(COMPLEX, jnp.array([0, 1]))),
+    ("triplet_margin_loss", lambda: optim.losses.triplet_margin_loss(REAL, COMPLEX, REAL)),
+    ("ranking_softmax_loss", lambda: optim.losses.ranking_softmax_loss(COMPLEX, REAL)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("run", [c[1] for c in COMPLEX_INPUTS], ids=[c[0] for c in COMPLEX_INPUTS])
+def test_complex_inputs_raise_optaxs_type_error(run):
+    with pytest.raises(TypeError) as info:
+        run()
+    assert str(info.value).split("\n")[0] == (
+        "Expected the input to have a dtype that is a subdtype of <class 'numpy.floating'>, got "
+        "complex64 instead"
+    )
+
+
 # Optax 0.2.8 (JAX 0.10.2) printed these: the loss of a row with a -inf logit of label 0, a plain
 # row and an all -inf row (NaN: its log_softmax is NaN), and the gradients of the first two rows
 SAFE_LOGITS = [[1.0, -np.inf, 2.0], [0.0, 0.5, 0.0], [-np.inf, -np.inf, -np.inf]]
