@@ -286,10 +286,10 @@ def logical_axis_rules(rules: LogicalRules) -> Iterator[None]:
     """
     outer = get_logical_axis_rules()
     set_logical_axis_rules(rules)
-    try:
+    with contextlib.ExitStack() as on_exit:
+        # The enclosing block's rules come back, also when the block raises.
+        on_exit.callback(set_logical_axis_rules, outer)
         yield
-    finally:  # the enclosing block's rules come back, also when the block raises
-        set_logical_axis_rules(outer)
 
 
 class _UnassignedAxis:

@@ -1160,10 +1160,9 @@ def override_named_call(enable: bool = True) -> Iterator[None]:
       enable: whether module calls push their names.
     """
     outer = _set_named_call(enable)
-    try:
+    with contextlib.ExitStack() as on_exit:
+        on_exit.callback(_set_named_call, outer)  # also when the block raises
         yield
-    finally:  # also when the block raises
-        _set_named_call(outer)
 
 
 def _profiling_name(module: Module, method: str) -> str:

@@ -429,6 +429,15 @@ class GroupNorm(Module):
         return _normalize(self, x, mean, var, axes[:-1], (-1,))
 
 
+def _power_iteration(u: Array, matrix: Array, steps: int, eps: float) -> tuple[Array, Array]:
+    """``steps`` rounds of power iteration from ``u`` (``(1, columns)``) towards ``matrix``'s
+    top singular vectors: the right and left estimates ``(u, v)``, outside differentiation."""
+    for _ in range(steps):
+        v = _l2_normalize(jnp.matmul(u, jnp.transpose(matrix)), eps=eps)
+        u = _l2_normalize(jnp.matmul(v, matrix), eps=eps)
+    return lax.stop_gradient(u), lax.stop_gradient(v)
+
+
 def _group_count(norm: GroupNorm, channels: int) -> int:
     """``norm``'s number of channel groups for ``channels`` channels (one of its ``num_groups``
     and ``group_size`` is set; the groups split the channels evenly)."""
@@ -658,36 +667,25 @@ class SpectralNorm(Module):
         )(self.layer_instance)
 
     def _spectral_normalize(self, path: tuple, vs: Array, update_stats: bool) -> Array:
-        value = jnp.asarray(vs)
-        value_shape = value.shape
-        if value.ndim <= 1 or self.n_steps < 1:
-            return value
-        if value.ndim > 2:
-            if self.error_on_non_matrix:
-                raise errors.SpectralNormRankError(value.shape)
-            value = jnp.reshape(value, (-1, value.shape[-1]))
-        str_path = _var_path(self.layer_instance, path)
-        u_name, sigma_name = f"{str_path}/u", f"{str_path}/sigma"
-        key = None if self.has_variable(self.collection_name, u_name) else self.make_rng("params")
-        u_var = self.variable(
-            self.collection_name,
-            u_name,
-            random.normal,
-            key,
-            (1, value.shape[-1]),
-            self.param_dtype,
-        )
-        sigma_var = self.variable(self.collection_name, sigma_name, jnp.ones, (), self.param_dtype)
-        u0 = u_var.value
-        for _ in range(self.n_steps):
-            v0 = _l2_normalize(jnp.matmul(u0, jnp.transpose(value)), eps=self.epsilon)
-            u0 = _l2_normalize(jnp.matmul(v0, value), eps=self.epsilon)
-        u0 = lax.stop_gradient(u0)
-        v0 = lax.stop_gradient(v0)
-        sigma = jnp.matmul(jnp.matmul(v0, value), jnp.transpose(u0))[0, 0]
-        value = value / jnp.where(sigma != 0, sigma, 1)
+        weights = jnp.asarray(vs)
+        if weights.ndim < 2 or self.n_steps < 1:  # scalars and vectors pass through
+            return weights
+        if weights.ndim > 2 and self.error_on_non_matrix:
+            raise errors.SpectralNormRankError(weights.shape)
+        # A kernel of higher rank is normalized as a matrix with its output features as columns.
+        matrix = weights if weights.ndim == 2 else jnp.reshape(weights, (-1, weights.shape[-1]))
+        # The estimate of the top singular vector (created first, from a 'params' key only
+        # when it does not exist yet) and the last spectral norm, named by the weight's path.
+        prefix = _var_path(self.layer_instance, path)
+        stats = self.collection_name
+        key = None if self.has_variable(stats, f"{prefix}/u") else self.make_rng("params")
+        columns = (1, matrix.shape[-1])
+        u_var = self.variable(stats, f"{prefix}/u", random.normal, key, columns, self.param_dtype)
+        sigma_var = self.variable(stats, f"{prefix}/sigma", jnp.ones, (), self.param_dtype)
+        u, v = _power_iteration(u_var.value, matrix, self.n_steps, self.epsilon)
+        sigma = jnp.matmul(jnp.matmul(v, matrix), jnp.transpose(u))[0, 0]
+        normalized = matrix / jnp.where(sigma != 0, sigma, 1)  # a zero matrix stays zero
         if update_stats:
-            u_var.value = u0
-            sigma_var.value = sigma
-        dtype = canonicalize_dtype(vs, u0, v0, sigma, dtype=self.dtype)
-        return jnp.asarray(jnp.reshape(value, value_shape), dtype)
+            u_var.value, sigma_var.value = u, sigma
+        dtype = canonicalize_dtype(vs, u, v, sigma, dtype=self.dtype)
+        return jnp.asarray(jnp.reshape(normalized, weights.shape), dtype)
