@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from core import dtypes
-from core.backends.numba.library.skinny import SKINNY_ROWS
+from core.backends.numba.library.skinny import SHORT_COLUMNS, SHORT_K, SKINNY_ROWS
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type, reshape
 from core.prims.linalg import dot_general_p
@@ -16,8 +16,8 @@ from core.prims.linalg import dot_general_p
 def _dot_general_lowering(ctx, eqn):
     """out[b, m, n] = sum_k x[b, m, k] y[b, k, n] after grouping each operand's axes: BLAS
     (`lib.dot`, batched `lib.gemm_batched`), register tiles for few rows times an operand
-    inside a loop (`lib.skinny_nn`; dot products of rows, `lib.skinny_dot`, for an operand
-    stored transposed), loops for integers."""
+    inside a loop and for short contractions (`lib.skinny_nn`; dot products of rows,
+    `lib.skinny_dot`, for an operand stored transposed), loops for integers."""
     (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
     xa, ya = ctx.in_avals
     out = ctx.out_avals[0]
@@ -40,11 +40,15 @@ def _dot_general_lowering(ctx, eqn):
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
-        # Only in loops (a scan's per-step product): a product of the kernel's own runs once,
-        # where BLAS does as well, and which path it took would depend on the batch size, so
-        # a batch of 16 after one of 32 would compile the kernel again.
+        # Few rows only in loops (a scan's per-step product): a product of the kernel's own
+        # runs once, where BLAS does as well, and which path it took would depend on the batch
+        # size, so a batch of 16 after one of 32 would compile the kernel again. A short
+        # contraction into whole vectors of columns (an LSTM's input projection, 64 x 1024)
+        # takes the register tiles anywhere: BLAS packs both operands for a few steps.
+        floats = np.dtype(dt) in (np.float32, np.float64)
         skinny = ctx.depth > 1 and m <= SKINNY_ROWS
-        if skinny and not x_t and np.dtype(dt) in (np.float32, np.float64):
+        short = k <= SHORT_K and n >= SHORT_COLUMNS and n % SHORT_COLUMNS == 0 and not y_t
+        if (skinny or short) and not x_t and floats:
             # b stored (k, n): tiles of rows by vectors of b's rows (`skinny_rows`); stored
             # transposed: dot products of rows (`skinny_columns`)
             code, part, whole = np.dtype(dt).str[1:], "skinny_rows", "skinny_nn"

@@ -2,7 +2,8 @@
 `skinny_nn` against numpy in both float dtypes, over tile edges (odd rows, columns past the
 last whole tile, short sums), the same bits on one thread and on two and for any split of the
 rows, and the kernels that use them (in loops, `lib.skinny_nn` for few rows times an operand
-stored untransposed, `lib.skinny_dot` for one stored transposed, BLAS otherwise)."""
+stored untransposed, `lib.skinny_dot` for one stored transposed; anywhere `lib.skinny_nn` for
+a short contraction; BLAS otherwise)."""
 
 import numba
 import numpy as np
@@ -122,3 +123,29 @@ def test_loops_use_them_for_few_rows(rows):
     assert source.count("lib.skinny_nn__f4(") == (rows <= SKINNY_ROWS)
     assert source.count("lib.skinny_dot__f4(") == (rows <= SKINNY_ROWS)
     assert source.count("lib.dot(") == 2 + 2 * (rows > SKINNY_ROWS)
+
+
+# (k, n, y transposed, expected): a short contraction into whole vectors of columns takes the
+# register tiles at the kernel's own level, whatever its rows; longer ones, ragged or narrow
+# columns and a transposed operand stay BLAS
+SHORT = [
+    (64, 128, False, "lib.skinny_nn__f4("),
+    (16, 48, False, "lib.skinny_nn__f4("),
+    (65, 128, False, "lib.dot("),
+    (64, 100, False, "lib.dot("),
+    (64, 8, False, "lib.dot("),
+    (64, 128, True, "lib.dot("),
+]
+
+
+@pytest.mark.parametrize("k, n, transposed, call", SHORT)
+def test_short_contractions_use_register_tiles(k, n, transposed, call):
+    x = rng.standard_normal((40, k)).astype(np.float32)
+    w = rng.standard_normal((n, k) if transposed else (k, n)).astype(np.float32)
+
+    def f(x, w):
+        return jnp.tanh((x @ w.T if transposed else x @ w) * 0.1)
+
+    compare(f, x, w)
+    source = "".join(src for src, _ in split_kernels(f, (x, w)))
+    assert call in source
