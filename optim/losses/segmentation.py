@@ -62,46 +62,59 @@ def dice_loss(
     Returns:
         Per-example losses `(batch,)` (or `(batch, classes)` with `reduction="none"`).
     """
-    predictions, targets = jnp.asarray(predictions), jnp.asarray(targets)
-    if predictions.ndim == targets.ndim - 1:
-        predictions = predictions[..., None]
-    if targets.ndim == predictions.ndim - 1:
-        targets = targets[..., None]
+    predictions, targets = _with_class_axis(jnp.asarray(predictions), jnp.asarray(targets))
     _check_same_shape(predictions, targets)
-    if not apply_softmax:
-        sums = jnp.sum(predictions, axis=-1)
-        if not jnp.allclose(sums, 1.0, rtol=1e-05):
-            raise LossArgumentError(
-                "When apply_softmax=False, predictions must be valid probability distributions "
-                "that sum to 1 along the class axis. Found sum range: "
-                f"[{float(jnp.min(sums)):.6f}, {float(jnp.max(sums)):.6f}]"
-            )
-    probs = predictions
-    if apply_softmax:
-        if predictions.shape[-1] == 1:
-            probs = core.nn.sigmoid(predictions)
-        else:
-            probs = core.nn.softmax(predictions, axis=-1)
-    axis = tuple(range(1, probs.ndim - 1)) if axis is None else axis
-    intersection = jnp.sum(probs * targets, axis=axis)
-    pred_sum, target_sum = jnp.sum(probs, axis=axis), jnp.sum(targets, axis=axis)
-    numerator = intersection + smooth
-    denominator = (
-        intersection
-        + alpha * (pred_sum - intersection)
-        + beta * (target_sum - intersection)
-        + smooth
-    )
-    loss = 1.0 - numerator / denominator
+    probs = _class_probabilities(predictions, apply_softmax)
+    if axis is None:  # every axis between the batch axis and the class axis
+        axis = tuple(range(1, probs.ndim - 1))
+    loss = 1.0 - _tversky_index(probs, targets, axis, smooth, alpha, beta)
     if class_weights is not None:
         if jnp.ndim(class_weights) != 1:
             raise LossArgumentError(
                 f"Expected the input to have rank 1, got {jnp.ndim(class_weights)} instead"
             )
         loss = loss * class_weights
-    if ignore_background and probs.shape[-1] > 1:
+    if ignore_background and probs.shape[-1] > 1:  # class 0 is the background
         loss = loss[..., 1:]
     return _reduce(loss, reduction, axis=-1)
+
+
+def _with_class_axis(predictions: Any, targets: Any) -> tuple[Any, Any]:
+    """Both operands with a class axis: a binary operand given without one gets a size-1
+    class axis when the other has it."""
+    if predictions.ndim + 1 == targets.ndim:
+        predictions = predictions[..., None]
+    if targets.ndim + 1 == predictions.ndim:
+        targets = targets[..., None]
+    return predictions, targets
+
+
+def _class_probabilities(predictions: Any, from_logits: bool) -> Any:
+    """``predictions`` as class probabilities: the softmax of logits over the class axis (a
+    sigmoid for a single class), or given probabilities checked to sum to one."""
+    if from_logits:
+        if predictions.shape[-1] == 1:
+            return core.nn.sigmoid(predictions)
+        return core.nn.softmax(predictions, axis=-1)
+    totals = jnp.sum(predictions, axis=-1)
+    if jnp.allclose(totals, 1.0, rtol=1e-05):
+        return predictions
+    raise LossArgumentError(
+        "When apply_softmax=False, predictions must be valid probability distributions "
+        "that sum to 1 along the class axis. Found sum range: "
+        f"[{float(jnp.min(totals)):.6f}, {float(jnp.max(totals)):.6f}]"
+    )
+
+
+def _tversky_index(probs: Any, targets: Any, axis: Any, smooth: Any, alpha: Any, beta: Any) -> Any:
+    """The smoothed overlap ``(tp + smooth) / (tp + alpha fp + beta fn + smooth)`` per class,
+    summed over ``axis`` (alpha = beta = 1/2 is the Dice coefficient)."""
+    overlap = jnp.sum(probs * targets, axis=axis)
+    predicted, actual = jnp.sum(probs, axis=axis), jnp.sum(targets, axis=axis)
+    # (The operations keep Optax's order, so that gradients round alike.)
+    smoothed_overlap = overlap + smooth
+    weighted_total = overlap + alpha * (predicted - overlap) + beta * (actual - overlap) + smooth
+    return smoothed_overlap / weighted_total
 
 
 def multiclass_generalized_dice_loss(
