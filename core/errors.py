@@ -1003,6 +1003,15 @@ class ShardingShapeError(NumbaxError, ValueError):
     """
 
 
+class IndivisibleError(ShardingShapeError):
+    """`NamedSharding.shard_shape` of a shape whose sizes the sharding cannot split evenly
+    (JAX's class of that name).
+
+    Failing code: ``NamedSharding(mesh, P("a")).shard_shape((3, 8))`` with ``mesh.shape["a"]
+    == 2``. Fix: sizes the mesh axes divide (pad the array), or another spec.
+    """
+
+
 class NoMeshError(NumbaxError, ValueError):
     """A bare `PartitionSpec` was given where a mesh is needed, and no mesh is set.
 

@@ -38,6 +38,7 @@ from core.errors import (
     AutoAxisShardingError,
     DeviceAndShardingError,
     DuplicateSpecError,
+    IndivisibleError,
     MeshAxisNotFoundError,
     NoMeshError,
     ShardingShapeError,
@@ -175,6 +176,21 @@ class NamedSharding(Sharding):
                 f"value of shape {tuple(shape)}."
             )
         for axis, (dim, n) in enumerate(zip(shape, self._splits())):
+            if dim % n and where == "shard_shape":
+                factors = self._splits() + [1] * (len(shape) - len(self.spec))
+                raise IndivisibleError(
+                    f"Sharding {self!r} implies that array axis {axis} is partitioned {n} times, "
+                    f"but the dimension size is {dim} (full shape: {tuple(shape)}, "
+                    f"per-dimension tiling factors: {factors} should evenly divide the shape)"
+                )
+            if dim % n and where == "device_put":
+                full = _full_rank(self, len(shape))
+                raise ShardingShapeError(
+                    f"Sharding spec {_entry_axes(self.spec[axis])} implies that array axis "
+                    f"{axis} is partitioned {n} times, but does not evenly divide the dimension "
+                    f"size {dim}. Got shape: {tuple(shape)} and sharding "
+                    f"NamedSharding(mesh={self.mesh.abstract_mesh!r}, spec={full.spec!r})"
+                )
             if dim % n:
                 raise ShardingShapeError(
                     f"One of {where} args is incompatible with its sharding annotation "

@@ -195,6 +195,12 @@ def process_indices(backend: Any = None) -> list[int]:
 
 
 def _addressable_indices(sharding: Any, shape: tuple[int, ...], name: str) -> dict:
+    if not isinstance(sharding, Sharding):
+        raise TypeError(
+            f"sharding should be an instance of `jax.sharding`. Got {sharding} of type "
+            f"{type(sharding)}\n{name} takes a Sharding: SingleDeviceSharding(device) for "
+            "one device, NamedSharding(mesh, spec) for several."
+        )
     if not sharding.is_fully_addressable:
         raise NotImplementedError(
             f"{name}: numbax builds arrays of one process; this sharding spans devices of other "

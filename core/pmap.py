@@ -25,6 +25,7 @@ multi-process queries of JAX.
 from __future__ import annotations
 
 import functools
+import operator
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -106,9 +107,12 @@ class PmapAxesTypeError(NumbaxError, TypeError):
 
 
 def _as_tuple(x: int | Sequence[int] | None) -> tuple[int, ...]:
+    """Argument positions as a tuple (JAX's TypeError for a position that is not an int)."""
     if x is None:
         return ()
-    return (int(x),) if isinstance(x, int) else tuple(int(i) for i in x)
+    if isinstance(x, str):
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    return (operator.index(x),) if not isinstance(x, Sequence) else tuple(map(operator.index, x))
 
 
 def pmap(
@@ -160,6 +164,10 @@ def pmap(
     _check_backend(backend)
     if devices is not None and not devices:
         raise PmapArgumentError("'devices' argument to pmap must be non-empty, or None.")
+    if devices is not None and len(set(devices)) != len(devices):
+        raise PmapArgumentError(
+            f"pmap got devices={list(devices)}, which repeat a device: give distinct devices."
+        )
     _check_axes_leaves(in_axes, "in_axes")
     _check_axes_leaves(out_axes, "out_axes")
     statics, donated = _as_tuple(static_broadcasted_argnums), _as_tuple(donate_argnums)
@@ -354,12 +362,12 @@ class _Pmapped:
                 "or create more devices before their first use with "
                 "core.config.update('num_cpu_devices', n) or NUMBAX_NUM_CPU_DEVICES=n."
             )
-        if self._devices is not None and size != len(devices):
-            raise PmapDeviceCountError(
-                f"pmap of {self._fun_name} got devices={devices} but a mapped axis of size {size}: "
-                "give one device per element."
+        if size == 0:
+            raise PmapArgumentError(
+                f"pmap of {self._fun_name} got a mapped axis of size 0: map over at least one "
+                "element."
             )
-        return devices[:size]
+        return devices[:size]  # as JAX 0.10.2, the first `size` of the devices given
 
     def _entry(self, static_items, in_tree, avals, axes, size, meshes=()) -> _Entry:
         """The traced program for these inputs (traced on a miss; LRU-bounded like jit's).
@@ -404,6 +412,8 @@ class _Pmapped:
             jaxpr, consts = trace_to_closed_jaxpr(flat_fun, shard_avals)
         out_tree = store[0]
         dummy = tree_util.tree_unflatten(out_tree, [0] * out_tree.num_leaves)
+        if not (self._out_axes is None or isinstance(self._out_axes, int)):
+            tree_util.flatten_prefix(self._out_axes, dummy, "pmap out_axes")
         out_axes = _broadcast_prefix(self._out_axes, dummy, "out_axes")
         for ax, aval in zip(out_axes, jaxpr.out_avals):
             if ax is not None and not -aval.ndim - 1 <= ax <= aval.ndim:

@@ -50,7 +50,7 @@ from core.shard_map_prim import (
     traces,
 )
 from core.shard_map_vma import annotate, check_outputs, spec_axes, typing, vary_outputs
-from core.sharding import PartitionSpec
+from core.sharding import AxisType, PartitionSpec
 from core.sharding_exemptions import unchecked
 from core.sharding_types import typeof
 from core.trace import EvalTrace, Tracer, current_trace, get_aval
@@ -127,7 +127,7 @@ def shard_map(
 
     Example::
 
-        >>> mesh = core.make_mesh((4,), ("i",), devices=core.devices()[:4])
+        >>> mesh = core.sharding.Mesh(core.devices()[:4], ("i",))  # Auto axes
         >>> total = shard_map(lambda b: lax.psum(b.sum(), "i"), mesh=mesh,
         ...                   in_specs=P("i"), out_specs=P())
         >>> total(jnp.arange(8.0))
@@ -162,6 +162,8 @@ def shard_map(
         for i, (leaf, spec) in enumerate(zip(leaves, leaf_specs)):
             _check_spec(spec, m, "in_specs")
             block_aval(get_aval(leaf), spec, m, i, getattr(f, "__name__", "fun"))
+        if in_specs is not None:
+            _check_explicit_inputs(m, leaves, leaf_specs)
         if type(current_trace()) is EvalTrace:
             return _eager(f, m, leaves, treedef, leaf_specs, out_specs, check_vma)
         return _staged(f, m, leaves, treedef, leaf_specs, out_specs, check_vma)
@@ -296,6 +298,25 @@ def _shown_blocks(tracer: batching.BatchTracer) -> str | None:
 
 
 batching.shown_blocks = _shown_blocks
+
+
+def _check_explicit_inputs(m: Mesh, leaves: list, leaf_specs: list) -> None:
+    """Over a mesh whose axes are all `Explicit` (`make_mesh`'s default), JAX 0.10.2's check
+    that each argument's type already has its `in_specs` sharding: shard_map does not
+    reshard typed inputs."""
+    if not m.axis_names or any(t != AxisType.Explicit for t in m.axis_types):
+        return
+    for leaf, spec in zip(leaves, leaf_specs):
+        aval = typeof(leaf)
+        want = PartitionSpec(*spec, *[None] * (aval.ndim - len(spec)))
+        if aval.sharding.spec != want:
+            raise ShardMapSpecError(
+                f"in_specs passed to shard_map: {want} does not match the specs of the input: "
+                f"{aval.sharding.spec} for arg: {aval.str_short()}. `in_specs` is an optional "
+                "argument so you can omit specifying it and shard_map will infer the in_specs "
+                "from the arguments.\nTo split an unplaced argument, `device_put` it with "
+                "NamedSharding(mesh, spec) first, or use a mesh of Auto axes."
+            )
 
 
 def _own_spec(x: Any) -> PartitionSpec:

@@ -128,7 +128,7 @@ def test_replicated_and_sharded_placement():
     assert shards[1].data.device is devs[1]
     with pytest.raises(DeviceError, match="one shard per device"):
         placement.device_put_sharded([np.zeros(2)], devs)
-    with pytest.raises(ValueError, match="cannot split evenly"):
+    with pytest.raises(ValueError, match="does not evenly divide the dimension size 3"):
         core.device_put(np.ones(3), pmap_sharding(devs))
 
 

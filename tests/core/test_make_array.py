@@ -82,3 +82,10 @@ def test_single_device_arrays_go_where_their_devices_say():
         core.make_array_from_single_device_arrays((8,), sharding, [core.numpy.ones(1)] * 8)
     with pytest.raises(TypeError, match="^Unsupported type for elements in `arrays`: <class 'nu"):
         core.make_array_from_single_device_arrays((8,), sharding, [np.ones(1)] * 8)
+
+
+def test_a_device_for_a_sharding_is_jaxs_type_error():
+    # JAX 0.10.2: TypeError "sharding should be an instance of `jax.sharding`. Got cpu:0 of type
+    # <class 'jaxlib._jax.Device'>" (numbax's device class in the type's place)
+    with pytest.raises(TypeError, match="^sharding should be an instance of `jax.sharding`. Got"):
+        core.make_array_from_callback((8,), core.devices()[0], lambda i: np.zeros(8)[i])

@@ -243,8 +243,15 @@ def test_pytrees_kwargs_unmapped_outputs_and_chaining():
 def test_more_elements_than_devices_raise():
     with pytest.raises(PmapDeviceCountError, match="requires 9 logical devices.*only 8 CPU"):
         core.pmap(lambda x: x * 2)(jnp.ones((9, 3)))
-    with pytest.raises(PmapDeviceCountError, match="one device per element"):
-        core.pmap(lambda x: x, devices=core.devices()[:3])(jnp.ones((2, 3)))
+    # JAX 0.10.2 maps 2 elements onto the first 2 of 3 devices given (device ids [4, 5])
+    out = core.pmap(lambda x: x, devices=core.devices()[4:7])(jnp.ones((2, 3)))
+    assert [s.device.id for s in out.addressable_shards] == [4, 5]
+    with pytest.raises(PmapArgumentError, match="repeat a device"):
+        core.pmap(lambda x: x, devices=[core.devices()[0]] * 2)
+    with pytest.raises(PmapArgumentError, match="size 0"):
+        core.pmap(lambda x: x)(np.ones((0, 2)))
+    with pytest.raises(TypeError, match="^'str' object cannot be interpreted as an integer"):
+        core.pmap(lambda x: x, static_broadcasted_argnums="0")
     assert issubclass(PmapDeviceCountError, ValueError)
 
 
@@ -295,6 +302,22 @@ def test_argument_errors(kwargs, args, error, match):
             "<lambda> is non-hashable.",
         ),
         (lambda: core.pmap(lambda x: x, backend="gpu"), RuntimeError, "Unknown backend: 'gpu'"),
+        (
+            lambda: core.pmap(lambda x: (x, x), out_axes=(0,))(np.ones(8)),
+            ValueError,
+            "pytree structure error: different lengths of tuple at key path",
+        ),
+        (
+            lambda: core.pmap(lambda x: (x, x), out_axes=[1, 0])(np.ones((8, 2))),
+            ValueError,
+            "pytree structure error: different types at key path",
+        ),
+        (
+            lambda: core.pmap(lambda x: lax.ppermute(x, "i", [(0, 1)]))(np.ones(8)),
+            NameError,
+            "Found an unbound axis name: i. To fix this, please call ppermute under "
+            "`jax.shard_map`.",
+        ),
     ],
 )
 def test_option_errors_give_jaxs_first_lines(make, error, first_line):

@@ -18,11 +18,14 @@ from core.errors import ShardMapOutSpecError, ShardMapSpecError
 from core.sharding import NamedSharding, PartitionSpec
 
 P = PartitionSpec
+# JAX's shard_map over Explicit axes (make_mesh's default) takes only inputs already placed
+# as in_specs says; these tests give it host arrays, so their meshes are Auto
+AUTO = (core.sharding.AxisType.Auto,)
 
 
 @pytest.fixture
 def mesh():
-    return core.make_mesh((2, 2), ("x", "y"), devices=core.devices()[:4])
+    return core.make_mesh((2, 2), ("x", "y"), devices=core.devices()[:4], axis_types=AUTO * 2)
 
 
 def test_blocks_axis_index_and_psum_match_jax(mesh):
@@ -107,7 +110,7 @@ def test_a_jit_traced_outside_the_body_is_traced_again_inside_it():
     ((dtype, want),) = recorded["values"]["grad_through_jit_inside_body"]
     w = np.arange(6, dtype=np.float32).reshape(3, 2) / 4 - 1
     x = np.arange(12, dtype=np.float32).reshape(4, 3) / 4 - 1
-    mesh = core.make_mesh((2,), ("i",), devices=core.devices()[:2])
+    mesh = core.make_mesh((2,), ("i",), devices=core.devices()[:2], axis_types=AUTO)
     sq_loss = core.jit(lambda w, xb: jnp.sum(jnp.sin(xb @ w) ** 2))
     sq_loss(w, x)
     g = core.shard_map(
@@ -119,7 +122,8 @@ def test_a_jit_traced_outside_the_body_is_traced_again_inside_it():
     np.testing.assert_allclose(g(w, x), np.asarray(want, dtype), rtol=2e-6, atol=1e-6)
 
 
-def test_current_mesh_inferred_specs_and_decorator(mesh):
+def test_current_mesh_inferred_specs_and_decorator():
+    mesh = core.make_mesh((2, 2), ("x", "y"), devices=core.devices()[:4])  # Explicit: inferred
     x = core.device_put(jnp.arange(8.0), NamedSharding(mesh, P("x")))
     with core.set_mesh(mesh):
 
@@ -132,7 +136,8 @@ def test_current_mesh_inferred_specs_and_decorator(mesh):
         double(x)
     from core.experimental.shard_map import shard_map as old_shard_map
 
-    old = old_shard_map(lambda a: lax.psum(a, "y"), mesh, P("x"), P("x"))
+    auto = core.make_mesh((2, 2), ("x", "y"), devices=core.devices()[:4], axis_types=AUTO * 2)
+    old = old_shard_map(lambda a: lax.psum(a, "y"), auto, P("x"), P("x"))
     np.testing.assert_array_equal(old(jnp.arange(4.0)), np.arange(4.0) * 2)
 
 
@@ -204,7 +209,7 @@ SHOWN = [
     ("spec", "x", "shown", "text"), [pytest.param(*case[1:], id=case[0]) for case in SHOWN]
 )
 def test_an_eager_body_shows_each_devices_block_as_jax_does(spec, x, shown, text):
-    mesh = core.make_mesh((2, 2), ("i", "j"), devices=core.devices()[:4])
+    mesh = core.make_mesh((2, 2), ("i", "j"), devices=core.devices()[:4], axis_types=AUTO * 2)
     seen = []
 
     def body(block):
@@ -289,3 +294,23 @@ def test_spec_and_mesh_errors_give_jaxs_first_lines():
     assert _first_line(lambda: core.shard_map(ident, in_specs=P("i"), out_specs=P("i"))(x)) == (
         "The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context"
     )
+
+
+def test_explicit_axes_take_only_inputs_placed_as_in_specs_says():
+    # JAX 0.10.2: ValueError "in_specs passed to shard_map: P('i',) does not match the specs of
+    # the input: P(None,) for arg: float32[8]. ..." for a host array over an Explicit mesh, and
+    # Array([28.]) once the input is placed with P('i')
+    m = core.make_mesh((8,), ("i",))
+    f = core.shard_map(lambda x: lax.psum(x, "i"), mesh=m, in_specs=P("i"), out_specs=P())
+    x = np.arange(8.0, dtype=np.float32)
+    with pytest.raises(ShardMapSpecError) as info:
+        f(x)
+    assert (
+        str(info.value)
+        .split("\n")[0]
+        .startswith(
+            "in_specs passed to shard_map: P('i',) does not match the specs of the input: P(None,) "
+            "for arg: float32[8]."
+        )
+    )
+    np.testing.assert_array_equal(f(core.device_put(x, NamedSharding(m, P("i")))), [28.0])

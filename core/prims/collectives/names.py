@@ -37,6 +37,7 @@ _UNBOUND_NAMES = {
     "pmax": ("psum", False),
     "pmin": ("psum", False),
     "axis_index": ("axis_index", False),
+    "ppermute": ("ppermute", True),
 }
 
 
