@@ -80,6 +80,10 @@ _DEFAULTS: dict[str, Any] = {
     # which the workers build after the call (core/jit/program.py; NUMBAX_JIT_QUICK=0: O3 at
     # once); read when a program is compiled.
     "jit_quick_first_call": os.environ.get("NUMBAX_JIT_QUICK", "1") not in ("0", "false", "False"),
+    # The estimated compile time (seconds) from which a program's new code compiles in the
+    # quick tier (core/jit/program.py; 0: every program with new code, as tests comparing the
+    # tiers' bits force it, NUMBAX_JIT_QUICK_MIN=0); read when a program is compiled.
+    "jit_quick_min_seconds": _env_number("NUMBAX_JIT_QUICK_MIN", 1.0, float),
     # Serial loop nests of kernels written as LLVM IR by numbax (core/backends/llvm) rather
     # than by numba (NUMBAX_JIT_LEAN_LOOPS=0: all numba); read when a kernel is generated.
     "jit_lean_loops": os.environ.get("NUMBAX_JIT_LEAN_LOOPS", "1") not in ("0", "false", "False"),

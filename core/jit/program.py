@@ -69,11 +69,6 @@ def _estimate(source: str) -> float:
     return 0.1 + 0.005 * source.count("\n")
 
 
-# Programs whose new kernels and library functions take about this many seconds to compile
-# (`_estimate`) compile quick-tier code first (`config.jit_quick_first_call`); smaller ones
-# gain little, and their first calls' results are the optimized code's bit for bit.
-QUICK_MIN = 1.0
-
 # About how many seconds numba takes for a library function (`core/backends/numba/library`).
 _LIBRARY_SECONDS = 1.0
 
@@ -464,7 +459,10 @@ def _compile_all(
         workers.start(pool)  # they start up while this process loads cached kernels
     # With compile workers to build their optimized twins, the kernels and library functions
     # this process compiles are of the quick tier (`config.jit_quick_first_call`).
-    tier = bool(guess >= QUICK_MIN and config.jit_quick_first_call and workers.start(size))
+    # Only programs whose new kernels and library functions take about
+    # `config.jit_quick_min_seconds` to compile (`_estimate`, a second): smaller ones gain little.
+    quick = guess >= config.jit_quick_min_seconds and config.jit_quick_first_call
+    tier = bool(quick and workers.start(size))
     # Kernels are compiled and loaded with the library functions they call deferred, then
     # those are loaded (from the disk cache, where workers left them) before anything runs.
     with library.deferred_loading():

@@ -65,7 +65,7 @@ from numba.core.errors import TypingError
 from numba.core.registry import cpu_target
 from numba.np.arrayobj import populate_array
 
-from core.backends.llvm import parallel, target, translate, vecmath
+from core.backends.llvm import parallel, settle, target, translate, vecmath
 from core.backends.numba.library import blocks
 from core.jit import cache_files, disk_cache
 from core.jit import runtime as rt
@@ -405,6 +405,8 @@ class Routine(translate.Nest):
       signature: its numba argument types (flat C arrays, int64 arrays, scalars).
     """
 
+    reciprocals = False  # the library's flags have no `arcp`
+
     def __init__(self, fn, signature: tuple):
         translate.Expressions.__init__(self, {}, None, vecmath)
         self.name = fn.__name__
@@ -448,6 +450,7 @@ class Routine(translate.Nest):
             self.builder.call(free, [self.builder.load(held)])
         target.call_conv.return_value(self.builder, target.get_dummy_value())
         fastmathpass.rewrite_module(module, _FASTMATH)
+        settle.settle(module, optimized_reassoc=True)  # only `skinny_columns` has reassoc
         return fn
 
     # arrays: a typed pointer and a length each, in allocas (a view defined in a loop is read

@@ -29,7 +29,10 @@ convention (functions numba compiles rather than inlines), raises `Unsupported`:
 keeps that nest numba code, so a construct this module does not know never gives a wrong
 answer. Other `vm.*` functions are emitted by `core/backends/llvm/vecmath.py` where it has
 them. Float operations get the kernels' fastmath flags (`contract`, `arcp`,
-`core/jit/codegen.OPTIONS`) as numba's fastmath pass gives them.
+`core/jit/codegen.OPTIONS`) as numba's fastmath pass gives them, and then `settle.py` makes the
+choices they leave to LLVM (so that both compile tiers compute the same bits): the translator
+itself writes a division by a loop-invariant divisor as a multiplication by its reciprocal
+(`variant_names`) and a float sum over a loop in the lanes of `LANES`.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 
-from core.backends.llvm import parallel
+from core.backends.llvm import parallel, settle
 from core.backends.llvm import target as lean_target
 from core.errors import NumbaxError
 from core.jit.vecmath_ops import (
@@ -52,6 +55,17 @@ from core.jit.vecmath_ops import (
 
 _I64 = ir.IntType(64)
 _PTR = ir.PointerType()
+# A float sum or product over an innermost loop (`acc = vm.radd(acc, x)`, `vm.rmul`) is folded
+# in this many lanes, by dtype: lane j folds the iterations j, j + LANES, ... of each whole
+# block of LANES iterations, in order (the accumulator's value before the loop starts lane 0);
+# then the lanes are folded by parts of the vector width (the second number), lane by lane, the
+# part's lanes by halves, and the iterations left over, in order (a block's `x * y` folds with
+# one rounding, as O3 contracted it). That order is written in the IR (`Nest._lanes`), so O3
+# vectorizes the blocks with no reassociation and the quick tier computes the same bits
+# (`core/backends/llvm/settle.py`); with reassociable adds, O3 chose lanes of its own (by loop
+# and CPU) and the quick tier summed in order. Sums as fast as O3's own (`vm.radd` loops of
+# 37 to 4097 iterations, float32 and float64, with products, stores and exp in the body).
+LANES = {"float32": (32, 8), "float64": (16, 4)}
 _FLAGS = ("contract", "arcp")
 
 _BINOPS = {
@@ -225,7 +239,29 @@ class Expressions:
         op = _BINOPS.get(type(node.op))
         if op is None:
             raise Unsupported(type(node.op).__name__)
-        return self.apply(op, [self.expr(node.left), self.expr(node.right)])
+        args = [self.expr(node.left), self.expr(node.right)]
+        if isinstance(node.op, ast.Div) and self.builder is not None and self.invariant(node.right):
+            quotient = self._by_reciprocal(*args)
+            if quotient is not None:
+                return quotient
+        return self.apply(op, args)
+
+    def invariant(self, node: ast.AST) -> bool:
+        """Whether expression `node` has one value over the innermost loop being lowered, so
+        that a float division by it is a multiplication by its reciprocal (`Nest`); never
+        here."""
+        return False
+
+    def _by_reciprocal(self, a: tuple, b: tuple):
+        """`a / b` as `a * (1 / b)` where both are floats of one type, else None: what O3 made
+        of a division by a loop-invariant divisor with `arcp` (LICM hoists the reciprocal; it
+        does the same with this), written so that the quick tier computes it too."""
+        _, sig = _signature(operator.truediv, tuple(types.unliteral(t) for t, _ in (a, b)))
+        ty = sig.args[0]
+        if not isinstance(ty, types.Float) or sig.args[1] != ty or sig.return_type != ty:
+            return None
+        one = (ty, self._constant(1.0, ty))
+        return self.apply(operator.mul, [a, self.apply(operator.truediv, [one, b])])
 
     def _UnaryOp(self, node: ast.UnaryOp):
         return self.apply(_UNARY[type(node.op)], [self.expr(node.operand)])
@@ -474,6 +510,9 @@ class Nest(Expressions):
 
     node: ast.For | None = None
     parallel = False  # a `prange` nest (`_threaded`)
+    # a float division by a loop-invariant divisor is a multiplication by its reciprocal (the
+    # kernels' `arcp`, `core/jit/codegen.OPTIONS`; library routines divide)
+    reciprocals = True
 
     def __init__(self, node: ast.For, env: dict, outputs: list[str], math_emitter=None):
         super().__init__(dict(env), None, math_emitter)
@@ -634,6 +673,24 @@ class Nest(Expressions):
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             raise Unsupported("assignment to a non-name")
         name = node.targets[0].id
+        lane = self.__dict__.get("_lane_of", {}).get(name) if self.builder else None
+        if lane is not None:  # `acc = vm.radd(acc, x)` in a block's lane j: x staged
+            staged, j = lane
+            ty = self.types[name]
+            product = self.__dict__.get("_lane_products", {}).get(name)
+            if product is None:
+                values = [self.cast(self.expr(node.value.args[1]), ty)]
+            else:  # x * y: both staged, folded by an FMA (a product of another type: x, 1)
+                x, y = (self.expr(v) for v in product)
+                if x[0] == y[0] == ty:
+                    values = [x[1], y[1]]
+                else:
+                    values = [self.cast(self.apply(operator.mul, [x, y]), ty)]
+                    values.append(self._constant(1.0, ty))
+            for buffer, value in zip(staged, values):
+                ptr = self.builder.gep(buffer, [ir.Constant(_I64, 0), j], inbounds=True)
+                self.builder.store(value, ptr)
+            return
         ty, value = self.expr(node.value)
         scalar = isinstance(ty, (types.Number, types.Boolean)) and not isinstance(ty, types.Complex)
         if not scalar and not (isinstance(ty, types.UniTuple) and ty.dtype in _INTS):
@@ -728,13 +785,38 @@ class Nest(Expressions):
             self._body(node.body)
             self.latches().pop()
             return
+        values = [v for _, v in bounds]
+        sums = self.lane_sums(node)
+        self.loops().append(node)
+        if sums:
+            values = self._lanes(node, values, sums)
+        self._range_loop(name, values, node.body)
+        self.loops().pop()
+
+    def loops(self) -> list[ast.For]:
+        """The loops being lowered, innermost last (`invariant` reads it)."""
+        return self.__dict__.setdefault("_loops", [])
+
+    def invariant(self, node: ast.AST) -> bool:
+        """Whether expression `node` has one value over the iterations of the innermost loop
+        being lowered (`variant_names`)."""
+        if not self.reciprocals or not self.loops():
+            return False
+        loop = self.loops()[-1]
+        cache = self.__dict__.setdefault("_variant", {})
+        if id(loop) not in cache:
+            cache[id(loop)] = variant_names(loop)
+        return _invariant_in(node, *cache[id(loop)])
+
+    def _range_loop(self, name: str, bounds: list[ir.Value], body: list[ast.stmt]) -> None:
+        """`for name in range(*bounds): body`, lowered at the builder."""
         b = self.builder
         slot = self._slot(name, types.int64)
-        i, step, head, done = open_range(b, name, [v for _, v in bounds])
+        i, step, head, done = open_range(b, name, bounds)
         b.store(i, slot)
         latch = b.append_basic_block(f"{name}.latch")
         self.latches().append(latch)
-        self._body(node.body)
+        self._body(body)
         self.latches().pop()
         b.branch(latch)
         b.position_at_end(latch)
@@ -742,6 +824,278 @@ class Nest(Expressions):
         i.add_incoming(b.add(i, step, name=f"{name}.next", flags=flags), latch)
         b.branch(head)
         b.position_at_end(done)
+
+    def lane_sums(self, node: ast.For) -> dict[str, str]:
+        """The accumulators of `node` to sum in lanes (`LANES`): name -> "fadd" or "fmul", for
+        an innermost loop of step 1 whose body (no loops, `if` or `continue`) folds each of
+        them by one `acc = vm.radd(acc, x)` (`rmul`) and reads it nowhere else."""
+        if len(node.iter.args) > 2 or not isinstance(node.target, ast.Name):
+            return {}
+        found: dict[str, str] = {}
+        for st in node.body:
+            if isinstance(st, (ast.For, ast.While, ast.If, ast.Continue)):
+                return {}
+            call = getattr(st, "value", None)
+            if (
+                isinstance(st, ast.Assign)
+                and isinstance(st.targets[0], ast.Name)
+                and isinstance(call, ast.Call)
+                and dotted(call.func) in ("vm.radd", "vm.rmul")
+                and isinstance(call.args[0], ast.Name)
+                and call.args[0].id == st.targets[0].id
+                and isinstance(self.types.get(st.targets[0].id), types.Float)
+            ):
+                found[st.targets[0].id] = "fadd" if dotted(call.func) == "vm.radd" else "fmul"
+        if not found:
+            return {}
+        reads: dict[str, int] = {}
+        for n in walk(node):
+            if isinstance(n, ast.Name):
+                reads[n.id] = reads.get(n.id, 0) + (1 if isinstance(n.ctx, ast.Load) else 100)
+        # each read once (by its fold) and assigned once (by it); nested bodies ruled out above
+        sums = {acc: op for acc, op in found.items() if reads.get(acc) == 101}
+        self._lane_products = {}
+        for acc in sums:
+            product = self._product_folded(node.body, acc, reads)
+            if product is not None and sums[acc] == "fadd":
+                self._lane_products[acc] = product
+        return sums
+
+    def _product_folded(self, body: list[ast.stmt], acc: str, reads: dict) -> tuple | None:
+        """The operands of the product that `acc = vm.radd(acc, t)` folds, when `t` is one
+        (`x * y`, or a name assigned so in the body once, read by the fold only, from names
+        not assigned after it): the lanes then fold it with FMAs, as O3 contracted it."""
+        stmts = {}
+        for k, st in enumerate(body):
+            if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name):
+                stmts.setdefault(st.targets[0].id, []).append((k, st))
+        ((at, fold),) = stmts[acc]
+        x = fold.value.args[1]
+        if isinstance(x, ast.Name):
+            defined = stmts.get(x.id, [])
+            if len(defined) != 1 or reads.get(x.id) != 101:
+                return None
+            k, st = defined[0]
+            x = st.value
+            names = [n.id for n in walk(x) if isinstance(n, ast.Name)]
+            if any(j > k for name in names for j, _ in stmts.get(name, [])):
+                return None
+        if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult):
+            return x.left, x.right
+        return None
+
+    def _lanes(self, node: ast.For, bounds: list[ir.Value], sums: dict[str, str]) -> list:
+        """The whole blocks of `LANES` iterations of `node`, lowered (see `LANES`); returns the
+        bounds of the iterations left, which run in order. Each block runs the body in a loop
+        over its lanes (kept from unrolling, so that O3 vectorizes it) that writes each fold's
+        operand to a buffer, then folds the buffer into a vector of lanes, lane by lane."""
+        b = self.builder
+        _, target = contexts()
+        start, stop = bounds if len(bounds) == 2 else (ir.Constant(_I64, 0), bounds[0])
+        name = node.target.id
+        k = max(LANES[str(self.types[acc])][0] for acc in sums)  # one block size: the most
+        n = b.sub(stop, start)
+        zero = ir.Constant(_I64, 0)
+        whole = b.select(b.icmp_signed(">", n, zero), b.sdiv(n, ir.Constant(_I64, k)), zero)
+        rest = b.add(start, b.mul(whole, ir.Constant(_I64, k)), name=f"{name}.rest")
+        staged, folded = {}, {}
+        products = self.__dict__.get("_lane_products", {})
+        for acc in sums:
+            ty = target.get_value_type(self.types[acc])
+            with b.goto_entry_block():
+                staged[acc] = [
+                    b.alloca(ir.ArrayType(ty, k), name=f"{acc}.staged")
+                    for _ in range(2 if acc in products else 1)
+                ]
+                for buffer in staged[acc]:
+                    buffer.align = 64
+                folded[acc] = b.alloca(ir.VectorType(ty, k), name=f"{acc}.lanes")
+        with b.if_then(b.icmp_signed(">", whole, zero)):
+            for acc, op in sums.items():
+                ty = folded[acc].allocated_type.element
+                identity = ir.Constant(ir.VectorType(ty, k), [0.0 if op == "fadd" else 1.0] * k)
+                first = b.insert_element(identity, self.lower_name(acc), ir.Constant(_I64, 0))
+                b.store(first, folded[acc])
+            head, done, at = self._open_blocks(f"{name}.block", start, rest, k)
+            lane = f"{name}.lane"
+            j, step, jhead, jdone = open_range(b, lane, [ir.Constant(_I64, k)])
+            b.store(b.add(at, j, flags=("nsw",)), self._slot(name, types.int64))
+            latch = b.append_basic_block(f"{lane}.latch")
+            self.latches().append(latch)
+            self._lane_of = {acc: (staged[acc], j) for acc in sums}
+            self._body(node.body)
+            self._lane_of = {}
+            self.latches().pop()
+            b.branch(latch)
+            b.position_at_end(latch)
+            j.add_incoming(b.add(j, step, flags=("nsw",)), latch)
+            b.branch(jhead).set_metadata("llvm.loop", _vectorize_only(b.module, k))
+            b.position_at_end(jdone)
+            for acc, op in sums.items():
+                vec = folded[acc].allocated_type
+                x = [b.load(buffer, typ=vec, align=64) for buffer in staged[acc]]
+                before = b.load(folded[acc])
+                if len(x) == 2:  # products: one rounding each, as O3 contracted them
+                    suffix = f"v{k}{'f32' if vec.element == ir.FloatType() else 'f64'}"
+                    fma = _intrinsic(b.module, f"llvm.fma.{suffix}", vec, 3)
+                    b.store(b.call(fma, [*x, before]), folded[acc])
+                else:
+                    b.store(getattr(b, op)(before, x[0]), folded[acc])
+            self._close_blocks(at, head, done, k)
+            for acc, op in sums.items():
+                width = LANES[str(self.types[acc])][1]
+                b.store(self._fold_lanes(b.load(folded[acc]), op, width), self.slots[acc])
+        return [rest, stop]
+
+    def _fold_lanes(self, lanes, op: str, width: int):
+        """The lanes of vector `lanes` folded by `op`: its parts of `width` lanes, in order,
+        lane by lane, then the halves of the result, lane by lane, to one."""
+        b = self.builder
+
+        def pick(v, first: int, count: int):
+            lanes = list(range(first, first + count))
+            return b.shuffle_vector(v, v, ir.Constant(ir.VectorType(ir.IntType(32), count), lanes))
+
+        total = pick(lanes, 0, width)
+        for p in range(width, lanes.type.count, width):
+            total = getattr(b, op)(pick(lanes, p, width), total)
+        while width > 1:
+            width //= 2
+            total = getattr(b, op)(pick(total, 0, width), pick(total, width, width))
+        return b.extract_element(total, ir.Constant(ir.IntType(32), 0))
+
+    def _open_blocks(self, name: str, start, stop, k: int):
+        """Opens `for name in range(start, stop, k)` (k > 0, stop - start a multiple of k);
+        returns its header, its exit and its variable."""
+        b = self.builder
+        pre = b.block
+        head = b.append_basic_block(f"{name}.head")
+        body = b.append_basic_block(f"{name}.body")
+        done = b.append_basic_block(f"{name}.done")
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi(_I64, name=f"{name}.i")
+        i.add_incoming(start, pre)
+        b.cbranch(b.icmp_signed("<", i, stop), body, done)
+        b.position_at_end(body)
+        return head, done, i
+
+    def _close_blocks(self, i, head, done, k: int) -> None:
+        b = self.builder
+        i.add_incoming(b.add(i, ir.Constant(_I64, k), flags=("nsw",)), b.block)
+        b.branch(head)
+        b.position_at_end(done)
+
+
+def variant_names(loop: ast.For) -> tuple[set[str], set[str]]:
+    """The names whose value may change over the iterations of `loop` (its variable, those
+    assigned in it more than once, in an `if`, by an inner loop, read in it before they are
+    assigned, or from a variant value) and the arrays it stores into."""
+    stored, counts, variant = set(), {}, {loop.target.id}
+    defs: dict[str, ast.AST] = {}
+
+    def visit(body: list[ast.stmt], conditional: bool) -> None:
+        for st in body:
+            for n in walk(st):
+                if isinstance(n, ast.Call) and dotted(n.func) == "rt.st" and n.args:
+                    stored.add(getattr(n.args[0], "id", None))
+            if isinstance(st, ast.For):
+                variant.add(getattr(st.target, "id", None))
+                reads = [n.id for n in walk(st.iter) if isinstance(n, ast.Name)]
+                variant.update(r for r in reads if r in counts)
+                visit(st.body, conditional)
+                continue
+            if isinstance(st, ast.If):
+                tested = [n.id for n in walk(st.test) if isinstance(n, ast.Name)]
+                variant.update(n for n in tested if n in counts)
+                visit(st.body, True)
+                visit(st.orelse, True)
+                continue
+            targets = [
+                t for t in walk(st) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)
+            ]
+            if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
+                variant.add(st.target.id)
+            for t in targets:
+                counts[t.id] = counts.get(t.id, 0) + 1
+                if conditional or counts[t.id] > 1:
+                    variant.add(t.id)
+                elif isinstance(st, ast.Assign):
+                    defs[t.id] = st.value
+
+    visit(loop.body, False)
+    # read before its assignment in an iteration: the previous iteration's value
+    seen: set[str] = set()
+    for st in _statements(loop.body):
+        for n in walk(st.value if isinstance(st, ast.Assign) else st):
+            loaded = isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            if loaded and n.id in counts and n.id not in seen:
+                variant.add(n.id)
+        if isinstance(st, ast.Assign):
+            seen.update(t.id for t in st.targets if isinstance(t, ast.Name))
+    changed = True
+    while changed:
+        changed = False
+        for name, value in defs.items():
+            if name not in variant and not _invariant_in(value, variant, stored):
+                variant.add(name)
+                changed = True
+    return variant, stored
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The simple statements of `body`, in order, those of nested loops and `if`s included."""
+    out = []
+    for st in body:
+        if isinstance(st, (ast.For, ast.If)):
+            out += _statements(st.body) + _statements(getattr(st, "orelse", []))
+        else:
+            out.append(st)
+    return out
+
+
+def _invariant_in(node: ast.AST, variant: set[str], stored: set[str]) -> bool:
+    for n in walk(node):
+        if isinstance(n, ast.Name) and n.id in variant:
+            return False
+        if isinstance(n, ast.Call):
+            fn = dotted(n.func)
+            if fn == "rt.ld" and getattr(n.args[0], "id", None) in stored:
+                return False
+            if fn in ("rt.threads", "rt.helpers", "rt.threefry2x32"):
+                return False
+    return True
+
+
+def _intrinsic(module: ir.Module, name: str, ty: ir.Type, arity: int) -> ir.Function:
+    """The declaration of LLVM intrinsic `name` of `arity` operands of type `ty` in `module`."""
+    fn = module.globals.get(name)
+    return fn or ir.Function(module, ir.FunctionType(ty, [ty] * arity), name)
+
+
+def _vectorize_only(module: ir.Module, width: int):
+    """Loop metadata for a loop over a block's lanes (`Nest._lanes`): not unrolled before LLVM's
+    vectorizer sees it (unrolled first, its lanes stayed scalar), and vectorized `width` wide,
+    one vector iteration for the block (narrower, the loop stayed, and its staged operands
+    went through memory: 1.4x slower)."""
+    options = [
+        module.add_metadata([ir.MetaDataString(module, "llvm.loop.unroll.disable")]),
+        module.add_metadata(
+            [
+                ir.MetaDataString(module, "llvm.loop.vectorize.width"),
+                ir.Constant(ir.IntType(32), width),
+            ]
+        ),
+        module.add_metadata(
+            [
+                ir.MetaDataString(module, "llvm.loop.vectorize.enable"),
+                ir.Constant(ir.IntType(1), 1),
+            ]
+        ),
+    ]
+    loop = module.add_metadata(options)
+    loop.operands = (loop, *options)
+    return loop
 
 
 def open_range(
@@ -848,6 +1202,7 @@ def add_fastmath(module: ir.Module) -> None:
     from numba.core.cpu_options import FastMathOptions  # noqa: PLC0415
 
     fastmathpass.rewrite_module(module, FastMathOptions(set(_FLAGS)))
+    settle.settle(module)
 
 
 def release(module: ir.Module) -> None:

@@ -26,14 +26,15 @@ def _step(params, momentum, x):
 
 @pytest.fixture
 def split_small(monkeypatch):
-    """Every program split into kernels, and sharing worth it whatever its size; no quick
-    first-call code (`config.jit_quick_first_call`), whose rounding differs from the optimized
-    code's: which of the two ran a step would depend on when the compile workers finished
-    (CI, cold cache: 42 of 40960 elements 1 ulp apart)."""
+    """Every program split into kernels, and sharing worth it whatever its size; every
+    program's new code compiled in the quick tier first (`config.jit_quick_min_seconds`):
+    which tier ran a step depends on when the compile workers finish, and both compute the
+    same bits (before `core/backends/llvm/settle.py`, CI with a cold cache saw 42 of 40960
+    elements 1 ulp apart, and the tests ran without the quick tier)."""
     monkeypatch.setattr(shared_work, "MIN_BYTES", 0)
     with (
         core.config.override("jit_kernels", "many"),
-        core.config.override("jit_quick_first_call", False),
+        core.config.override("jit_quick_min_seconds", 0.0),
     ):
         yield
 

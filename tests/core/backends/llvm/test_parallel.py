@@ -34,6 +34,9 @@ CASES = {
     "float64": (lambda x: jnp.exp(x) / jnp.sum(jnp.exp(x), axis=0), (X64,)),
     "ints": (lambda a: (a * 3 // 7, a % 5, jnp.max(a, axis=1)), (I32,)),
 }
+# Float sums over a loop: lean nests fold them in the lanes of `translate.LANES`, numba's
+# kernels in the order LLVM's vectorizer picks (within float32 rounding of each other).
+REASSOCIATED = {"row_sum", "full_sum", "softmax"}
 
 
 def _run(f, args, lean: bool, threads: int):
@@ -68,15 +71,21 @@ def test_threaded_nests_equal_numba(name, monkeypatch):
         got, _ = _run(f, args, False, 2)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+    first = None
     for threads in (2, 1):
         for on in (True, False):  # numbax's pool, numba's oneTBB layer
             with pool.using(on):
                 got, source = _run(f, args, True, threads)
             assert "prange(" not in source and "threaded_range(" in source
             assert len(got) == len(want)
-            for g, w in zip(got, want):
+            first = got if first is None else first
+            for g, w, g0 in zip(got, want, first):
                 assert (g.shape, g.dtype) == (w.shape, w.dtype)
-                np.testing.assert_array_equal(g, w)
+                np.testing.assert_array_equal(g, g0)  # whatever the threads and the pool
+                if name in REASSOCIATED:
+                    np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-5)
+                else:
+                    np.testing.assert_array_equal(g, w)
 
 
 KERNEL = """

@@ -24,14 +24,14 @@ X = rng.standard_normal((T, B, D)).astype(np.float32)
 
 @pytest.fixture(autouse=True)
 def small_loops_split(monkeypatch):
-    """The tests' loops are tiny: let them split anyway. No quick first-call code
-    (`config.jit_quick_first_call`): its rounding differs from the optimized code's, so with a
-    cold compile cache the first call's bits (the chunked kernels') differed from the later
-    whole loop's, which the compile workers had built optimized by then (reproduced: every
-    cold-cache run of `test_chunked_kernels_match_numpy_and_the_whole_loop` failed, 210 of
-    dW's 256 elements an ulp or so apart; none with a warm cache or without the quick tier)."""
+    """The tests' loops are tiny: let them split anyway. Every program's new code compiles in
+    the quick tier first (`config.jit_quick_min_seconds`): the chunked kernels' first call runs
+    quick code and the whole loop later the compile workers' optimized code, which compute the
+    same bits (`core/backends/llvm/settle.py`; before, every cold-cache run of
+    `test_chunked_kernels_match_numpy_and_the_whole_loop` failed, 210 of dW's 256 elements an
+    ulp or so apart, and the tests compared one tier with itself)."""
     monkeypatch.setattr(scan_rows, "MIN_WORK", 0)
-    with core.config.override("jit_quick_first_call", False):
+    with core.config.override("jit_quick_min_seconds", 0.0):
         yield
 
 
