@@ -204,12 +204,11 @@ def _lookahead_step(
     gap = tree_util.tree_map(
         lambda fast, step, slow: fast + step - slow, params.fast, inner_updates, params.slow
     )
-    return LookaheadParams(
-        fast=tree_util.tree_map(
-            lambda step, g: step - syncing * (1 - slow_step_size) * g, inner_updates, gap
-        ),
-        slow=tree_util.tree_map(lambda g: slow_step_size * syncing * g, gap),
+    slow_moves = tree_util.tree_map(lambda g: slow_step_size * syncing * g, gap)
+    fast_moves = tree_util.tree_map(
+        lambda step, g: step - syncing * (1 - slow_step_size) * g, inner_updates, gap
     )
+    return LookaheadParams(fast=fast_moves, slow=slow_moves)
 
 
 def lookahead(
