@@ -978,6 +978,23 @@ class AutoAxisShardingError(NumbaxError, ValueError):
         )
 
 
+class ExplicitAxisConstraintError(NumbaxError, ValueError):
+    """`with_sharding_constraint` naming an `Explicit` mesh axis: those are part of the
+    array's type, changed by `reshard`, not constrained.
+
+    Failing code: ``lax.with_sharding_constraint(x, NamedSharding(jax.make_mesh((8,), ("i",)),
+    P("i")))`` (`make_mesh`'s axes are Explicit). Fix: ``jax.sharding.reshard(x, P("i"))``,
+    or a mesh of Auto axes (``make_mesh(..., axis_types=(AxisType.Auto,))``).
+    """
+
+    def __init__(self, spec: Any, abstract_mesh: Any) -> None:
+        super().__init__(
+            "The spec of NamedSharding passed to with_sharding_constraint can only refer to "
+            f"Auto axes of the mesh. Got spec={spec!r} and mesh={abstract_mesh!r}. You probably "
+            "meant to use `reshard` API?"
+        )
+
+
 class DeviceAndShardingError(NumbaxError, ValueError):
     """Both `device=` and `out_sharding=` given to an array-creating function (JAX's
     "Only one of `device` or `out_sharding` can be set").

@@ -38,6 +38,7 @@ from core.errors import (
     AutoAxisShardingError,
     DeviceAndShardingError,
     DuplicateSpecError,
+    ExplicitAxisConstraintError,
     IndivisibleError,
     MeshAxisNotFoundError,
     NoMeshError,
@@ -285,6 +286,8 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
 
     def one(sharding: Any, subtree: Any) -> Any:
         resolved = _resolve(sharding, where)
+        if where == "with_sharding_constraint" and isinstance(resolved, NamedSharding):
+            _check_auto_axes(resolved)
 
         def leaf(v: Any) -> Any:
             arr = as_value(v)
@@ -404,6 +407,19 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
       `x`, placed.
     """
     return place(x, shardings, "with_sharding_constraint")
+
+
+def _check_auto_axes(sharding: NamedSharding) -> None:
+    """JAX 0.10.2's error for a constraint naming an Explicit axis of the mesh (as the current
+    abstract mesh types it, inside `explicit_axes`/`auto_axes`)."""
+    mesh = sharding.mesh
+    current = get_abstract_mesh()
+    source = current if current.shape_tuple == mesh.shape_tuple else mesh
+    types = dict(zip(source.axis_names, source.axis_types))
+    named = [n for e in sharding.spec for n in _entry_axes(e)]
+    if any(types.get(n) is AxisType.Explicit for n in named):
+        abstract = mesh.abstract_mesh if source is mesh else source
+        raise ExplicitAxisConstraintError(sharding.spec, abstract)
 
 
 def _full_rank(sharding: NamedSharding, ndim: int) -> NamedSharding:

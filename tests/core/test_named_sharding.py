@@ -4,6 +4,8 @@ the current mesh, `device_put`/`x.sharding` and `lax.with_sharding_constraint`, 
 `--xla_force_host_platform_device_count=4`). The test session has 8 CPU devices
 (`tests/conftest.py`)."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -394,3 +396,31 @@ def test_sharding_constraint_derivatives_constrain_the_tangent_and_cotangent():
     np.testing.assert_allclose(core.jvp(f, (x,), (np.ones_like(x),))[1], 2 * np.cos(x), rtol=1e-6)
     text = str(core.make_jaxpr(core.grad(lambda v: f(v).sum()))(x))
     assert text.count("sharding_constraint[") == 2  # the primal's and the cotangent's, as JAX
+
+
+def test_with_sharding_constraint_refuses_explicit_axes():
+    # JAX 0.10.2: ValueError "The spec of NamedSharding passed to with_sharding_constraint can
+    # only refer to Auto axes of the mesh. Got spec=P('i',) and mesh=AbstractMesh('i': 8,
+    # axis_types=(Explicit,), device_kind=cpu, num_cores=None, platform=cpu). You probably meant
+    # to use `reshard` API?", eager and under jit; P() and Auto axes constrain as before
+    explicit = core.make_mesh((8,), ("i",))
+    first = (
+        "The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto "
+        "axes of the mesh. Got spec=P('i',) and mesh=AbstractMesh('i': 8, axis_types=("
+        "Explicit,), device_kind=cpu, num_cores=None, platform=cpu). You probably meant to use "
+        "`reshard` API?"
+    )
+    constrain = functools.partial(
+        lax.with_sharding_constraint, shardings=NamedSharding(explicit, P("i"))
+    )
+    for fn in (constrain, core.jit(constrain)):
+        with pytest.raises(ValueError) as info:
+            fn(jnp.ones(8))
+        assert str(info.value) == first
+    np.testing.assert_array_equal(
+        lax.with_sharding_constraint(jnp.ones(8), NamedSharding(explicit, P())), np.ones(8)
+    )
+    mixed = core.make_mesh((2, 4), ("i", "j"), axis_types=(AxisType.Auto, AxisType.Explicit))
+    np.testing.assert_array_equal(
+        lax.with_sharding_constraint(jnp.ones(8), NamedSharding(mixed, P("i"))), np.ones(8)
+    )
