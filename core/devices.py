@@ -29,7 +29,7 @@ from typing import Any
 
 from core.config import config
 from core.device_worker import Worker
-from core.errors import NumbaxError
+from core.errors import JaxRuntimeError, NumbaxError
 from core.jit import threads
 
 
@@ -73,6 +73,65 @@ class CpuDevice:
 
     def __str__(self) -> str:
         return f"cpu:{self.id}"
+
+    def addressable_memories(self) -> list[Memory]:
+        """The device's memory spaces (`jax.Device.addressable_memories`): its own, pinned
+        and unpinned host memory, which on the CPU are all host memory."""
+        return [Memory(self, kind) for kind in _MEMORY_KINDS]
+
+    def default_memory(self) -> Memory:
+        """The memory arrays live in by default: kind "device"."""
+        return Memory(self, "device")
+
+    def memory(self, kind: str) -> Memory:
+        """The memory space of `kind` ("device", "pinned_host" or "unpinned_host").
+
+        Raises:
+          JaxRuntimeError: another kind, with XLA's INVALID_ARGUMENT message.
+        """
+        if kind not in _MEMORY_KINDS:
+            raise JaxRuntimeError(
+                "INVALID_ARGUMENT: Could not find memory addressable by device cpu. Device cpu "
+                "can address the following memory kinds: device, pinned_host, unpinned_host. "
+                f"Got memory kind: {kind}"
+            )
+        return Memory(self, kind)
+
+
+# A CPU device's memory kinds with their names in a `Memory`'s repr and str, in JAX's order.
+_MEMORY_KINDS = {
+    "device": ("CPU_DEVICE", "CpuDeviceMemory"),
+    "pinned_host": ("PINNED_HOST", "PinnedHostMemory"),
+    "unpinned_host": ("UNPINNED_HOST", "UnpinnedHostMemorySpace"),
+}
+
+
+class Memory:
+    """One memory space of a device (`jax.Device.memory(kind)`), numbered as XLA's CPU client
+    numbers them: three per device, in `_MEMORY_KINDS` order."""
+
+    def __init__(self, device: CpuDevice, kind: str):
+        self.kind = kind
+        self.process_index = device.process_index
+        self.id = 3 * device.id + list(_MEMORY_KINDS).index(kind)
+        self._device = device
+
+    def addressable_by_devices(self) -> list[CpuDevice]:
+        """The devices that address this memory: its own."""
+        return [self._device]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Memory) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("Memory", self.id))
+
+    def __repr__(self) -> str:
+        return f"{_MEMORY_KINDS[self.kind][0]}_{self.id}"
+
+    def __str__(self) -> str:
+        name = _MEMORY_KINDS[self.kind][1]
+        return f"{name}(id={self.id}, process_index={self.process_index}, client=cpu)"
 
 
 # The devices of every process, created once (see `_devices`); the topology (this process's

@@ -178,3 +178,19 @@ def test_device_errors_give_jaxs_first_lines(make, error, first_line):
     with pytest.raises(error) as info:
         make()
     assert str(info.value).split("\n")[0] == first_line
+
+
+def test_device_memories_are_named_and_numbered_as_jaxs():
+    # JAX 0.10.2 printed these (8 host devices)
+    d1 = core.devices()[1]
+    assert repr(d1.addressable_memories()) == "[CPU_DEVICE_3, PINNED_HOST_4, UNPINNED_HOST_5]"
+    assert [str(m) for m in d1.addressable_memories()] == [
+        "CpuDeviceMemory(id=3, process_index=0, client=cpu)",
+        "PinnedHostMemory(id=4, process_index=0, client=cpu)",
+        "UnpinnedHostMemorySpace(id=5, process_index=0, client=cpu)",
+    ]
+    assert repr(core.devices()[0].memory("device")) == "CPU_DEVICE_0"
+    assert d1.default_memory() == d1.memory("device") and d1.default_memory().kind == "device"
+    assert d1.memory("pinned_host").addressable_by_devices() == [d1]
+    with pytest.raises(RuntimeError, match="^INVALID_ARGUMENT: Could not find memory addressable"):
+        d1.memory("x")
