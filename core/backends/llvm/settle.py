@@ -239,22 +239,23 @@ def _product_of(value, ins, uses: dict, through: dict, region):
 def _fused(module: ir.Module, ins, uses: dict, through: dict, region):
     """`ins` (an fadd or fsub with `contract`) as an FMA of an operand's product, as O3's
     instruction selection fuses (the first operand's product first), or None."""
+    if not isinstance(ins.type, (ir.FloatType, ir.DoubleType)):
+        return None  # a vector operation of the translator's lanes: no products
     a, b = ins.operands
     builder = ir.IRBuilder(ins.parent)
     builder.position_before(ins)
-    fma = _fma_function(module, ins.type)
     p = _product_of(a, ins, uses, through, region)
     if p is not None:
         x, y = p.operands
         c = builder.fneg(b) if ins.opname == "fsub" else b
-        return builder.call(fma, [x, y, c])
+        return builder.call(_fma_function(module, ins.type), [x, y, c])
     p = _product_of(b, ins, uses, through, region)
     if p is not None:
         if ins.opname == "fsub" and isinstance(a, ir.Constant) and _is_negative_zero(a):
             return None  # numba's negation of a product: a negation, as O3 keeps it
         x, y = p.operands
         x = builder.fneg(x) if ins.opname == "fsub" else x
-        return builder.call(fma, [x, y, a])
+        return builder.call(_fma_function(module, ins.type), [x, y, a])
     return None
 
 
