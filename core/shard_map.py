@@ -314,8 +314,10 @@ def _check_explicit_inputs(m: Mesh, leaves: list, leaf_specs: list) -> None:
                 f"in_specs passed to shard_map: {want} does not match the specs of the input: "
                 f"{aval.sharding.spec} for arg: {aval.str_short()}. `in_specs` is an optional "
                 "argument so you can omit specifying it and shard_map will infer the in_specs "
-                "from the arguments.\nTo split an unplaced argument, `device_put` it with "
-                "NamedSharding(mesh, spec) first, or use a mesh of Auto axes."
+                "from the arguments. If you want to reshard your inputs, you can use "
+                "`jax.reshard` on the arguments and then pass those args to shard_map.\nTo "
+                "split an unplaced argument, `device_put` it with NamedSharding(mesh, spec) "
+                "first, or use a mesh of Auto axes."
             )
 
 
