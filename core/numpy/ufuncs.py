@@ -19,6 +19,7 @@ from core.custom_derivatives import custom_jvp
 from core.errors import IncompatibleDevicesError
 from core.jit.errors import static_hash_error
 from core.jit.library import library_jit, staging
+from core.lax.composites import conj as lax_conj
 from core.numpy._util import (
     astype,
     check_arraylike,
@@ -832,13 +833,14 @@ def imag(x: Any, /) -> Any:
 def conjugate(x: Any, /) -> Any:
     """The complex conjugate (`x` itself for real dtypes, as in JAX's `jnp.conjugate`).
 
-    Rebuilt from its parts, so a NaN or infinity in one part never reaches the other.
+    `lax.conj` (rebuilt from its parts, so a NaN or infinity in one part never reaches the
+    other), whose transpose is the conjugate: a weak cotangent stays weak, as in JAX.
     """
     check_arraylike("conjugate", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) != "c":
         return x
-    return ew.complex_p.bind(ew.real_p.bind(x), ew.neg(ew.imag_p.bind(x)))
+    return lax_conj(x)
 
 
 conj = conjugate

@@ -1065,7 +1065,9 @@ def _part_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _complex_dtype(dtype: np.dtype) -> np.dtype:
-    return np.dtype(np.complex128 if dtype == np.float64 else np.complex64)
+    """The complex dtype of a float or complex `dtype`'s precision (complex128 for float64 and
+    complex128, else complex64)."""
+    return np.dtype(np.complex128 if dtype in (np.float64, np.complex128) else np.complex64)
 
 
 def _part(name: str, np_fn) -> Primitive:

@@ -318,6 +318,18 @@ def test_complex_parts():
     np.testing.assert_array_equal(lax.conj(X), X.astype(np.complex64))
 
 
+def test_conj_keeps_complex128_under_jit():
+    # JAX 0.10.2 (x64): conj of complex128 is complex128, so jnp.fft.ihfft (conj of an rfft)
+    # of a float64 signal is complex128; numbax's conj said complex64 and the jitted kernel
+    # mixed float and double (LLVM refused it)
+    with core.enable_x64(True):
+        z = np.array([1 + 2j, -3 + 0.5j], np.complex128)
+        assert lax.conj(z).dtype == np.complex128
+        got = core.jit(lambda x: jnp.fft.ihfft(x, 4, 0, "ortho"))(np.arange(4.0))
+    assert got.dtype == np.complex128
+    np.testing.assert_allclose(got, [3.0, -1.0 - 1.0j, -1.0], rtol=1e-15)
+
+
 def test_special_functions_are_exported():
     for name in (
         "erfc",

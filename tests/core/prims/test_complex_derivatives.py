@@ -44,3 +44,18 @@ def test_grad_through_lax_complex():
     gx, gy = jax.grad(lambda x, y: jnp.abs(lax.complex(x, y)), argnums=(0, 1))(3.0, 4.0)
     assert not gx.weak_type and not gy.weak_type
     np.testing.assert_allclose([float(gx), float(gy)], [0.6, 0.8], rtol=1e-6)
+
+
+# (function, z, gradient) with holomorphic=True as JAX 0.10.2 printed them: jnp.conj's transpose
+# is the conjugate, so the Python scalar's weak type survives
+HOLOMORPHIC = [
+    (jnp.conj, 1.0 + 2.0j, 1.0 + 0j),
+    (lambda z: z * jnp.conj(z), 1.0 + 2.0j, 2.0 - 4.0j),
+]
+
+
+@pytest.mark.parametrize("fn, z, want", HOLOMORPHIC)
+def test_conj_keeps_weak_type(fn, z, want):
+    g = jax.grad(fn, holomorphic=True)(z)
+    assert g.dtype == np.complex64 and g.weak_type
+    np.testing.assert_allclose(complex(g), want, rtol=1e-6)
