@@ -333,32 +333,33 @@ class custom_vjp:  # noqa: N801  (JAX's name)
 
 
 def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
-    """`bwd`'s tuple of per-argument cotangents as a flat list (None/Zero become zeros)."""
-    diff = [split.args[i] for i in split.diff_idx]
+    """`bwd`'s tuple of per-argument cotangents as a flat list (None/Zero become zeros).
 
-    def structure_error() -> errors.CustomDerivativeError:
-        got = tree_util.tree_structure(cts_in, is_leaf=lambda x: x is None)
-        return errors.CustomDerivativeError(  # JAX's words, then the fix
+    As JAX, the tuple is matched against the arguments with None as a leaf: a None stands
+    for the zero cotangents of its whole argument subtree (nothing for a None argument), and
+    an array standing for a subtree is used for each of its leaves."""
+    diff = tuple(split.args[i] for i in split.diff_idx)
+    if isinstance(cts_in, list) and len(cts_in) == len(diff):
+        cts_in = tuple(cts_in)
+    flat: list[Any] = []
+
+    def append(ct: Any, arg: Any) -> None:
+        flat.extend([ct] * len(tree_util.tree_leaves(arg)))
+
+    try:
+        if not isinstance(cts_in, tuple):
+            raise ValueError(type(cts_in).__name__)
+        tree_util.tree_map(append, cts_in, diff, is_leaf=lambda x: x is None)
+    except ValueError:
+        raise errors.CustomDerivativeError(  # JAX's words, then the fix
             "Custom VJP bwd rule must produce an output with the same container (pytree) "
             "structure as the args tuple of the primal function, and in particular must "
             "produce a tuple of length equal to the number of arguments to the primal "
-            f"function, but got bwd output structure {got} for primal input structure "
-            f"{tree_util.tree_structure(tuple(diff))}.\nThe bwd rule of {name} returns a "
+            "function, but got bwd output structure "
+            f"{tree_util.tree_structure(cts_in)} for primal input structure "
+            f"{tree_util.tree_structure(diff)}.\nThe bwd rule of {name} returns a "
             "tuple with one cotangent (or None) per differentiable argument."
-        )
-
-    if not isinstance(cts_in, (tuple, list)) or len(cts_in) != len(diff):
-        raise structure_error()
-    flat: list[Any] = []
-    for arg, ct in zip(diff, cts_in):
-        arg_leaves = tree_util.tree_leaves(arg)
-        if ct is None:
-            ct_leaves = [None] * len(arg_leaves)
-        else:
-            ct_leaves = tree_util.tree_leaves(ct, is_leaf=lambda x: x is None)
-            if len(ct_leaves) != len(arg_leaves):
-                raise structure_error()
-        flat.extend(ct_leaves)
+        ) from None
     flat = [ct for i, ct in enumerate(flat) if i not in split.refs]  # a Ref has no cotangent
     out = []
     for k, (ct, aval) in enumerate(zip(flat, split.in_avals, strict=True)):

@@ -1,6 +1,7 @@
 """The errors of `custom_jvp`/`custom_vjp` rules that return the wrong thing, and the calls
 JAX's rules take (`core/custom_derivatives.py`): JAX 0.10.2's classes and first lines."""
 
+import numpy as np
 import pytest
 
 import core
@@ -92,6 +93,47 @@ def test_vjp_rules_outputs_are_checked_as_jax():
     with pytest.raises(TypeError, match="^Custom VJP fwd rule <lambda> for function f must "
                        r"produce a pair \(list or tuple of length two\)"):  # fmt: skip
         core.grad(_vjp_rule(lambda x: jnp.sin(x), lambda r, g: (g,)))(1.0)
+
+
+def _tree_rule(ret):
+    @core.custom_vjp
+    def f(x, y):
+        return x["a"] * y
+
+    f.defvjp(lambda x, y: (f(x, y), None), lambda r, g: ret(g))
+    return f
+
+
+TREE_ARG = {"a": 1.0, "b": None, "c": (2.0, 3.0)}
+# bwd outputs for f(TREE_ARG, 2.0) -> the gradients JAX 0.10.2 gave (a None stands for its
+# argument subtree's zeros, an array for each leaf of the subtree it stands at)
+TREE_BWD = [
+    (lambda g: ({"a": g, "b": None, "c": None}, g), [1.0, 0.0, 0.0, 1.0]),
+    (lambda g: ({"a": g, "b": None, "c": g}, g), [1.0, 1.0, 1.0, 1.0]),
+    (lambda g: [None, g], [0.0, 0.0, 0.0, 1.0]),
+    (lambda g: ({"a": g, "b": g, "c": None}, g), [1.0, 0.0, 0.0, 1.0]),
+]
+
+
+@pytest.mark.parametrize("ret, want", TREE_BWD)
+def test_vjp_rule_cotangents_match_argument_trees_with_none_as_jax(ret, want):
+    g = core.grad(_tree_rule(ret), argnums=(0, 1))(TREE_ARG, 2.0)
+    assert g[0]["b"] is None
+    got = [g[0]["a"], *g[0]["c"], g[1]]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_vjp_rule_tree_mismatch_is_jaxs_type_error():
+    with pytest.raises(TypeError) as e:
+        core.grad(_tree_rule(lambda g: ({"a": g, "b": None}, g)), argnums=(0, 1))(TREE_ARG, 2.0)
+    assert (
+        str(e.value)
+        .splitlines()[0]
+        .endswith(  # JAX 0.10.2
+            "but got bwd output structure PyTreeDef(({'a': *, 'b': None}, *)) for primal input "
+            "structure PyTreeDef(({'a': *, 'b': None, 'c': (*, *)}, *))."
+        )
+    )
 
 
 def test_a_function_without_its_rule_is_jaxs_attribute_error():

@@ -184,6 +184,17 @@ def test_scale_gradient():
     np.testing.assert_allclose(g0, [1.0, 2.0])
 
 
+def test_scale_gradient_of_a_tree_with_none():
+    # Optax 0.2.8 (JAX 0.10.2): a None leaf passes through, its neighbours' gradients scale
+    def f(x):
+        return jnp.sum(optim.scale_gradient({"a": x * x, "b": None}, 3.0)["a"])
+
+    x = jnp.asarray([1.0, 2.0])
+    np.testing.assert_array_equal(core.grad(f)(x), [6.0, 12.0])
+    np.testing.assert_array_equal(core.jit(core.grad(f))(x), [6.0, 12.0])
+    assert optim.scale_gradient({"a": x, "b": None}, 3.0)["b"] is None
+
+
 def test_per_example_clips():
     grads = {
         "w": jnp.asarray([[[3.0, 4.0]], [[0.3, 0.4]], [[0.0, 6.0]]]),
