@@ -115,14 +115,17 @@ def _sum_squares(x: Any, **kwargs: Any) -> Any:
 
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    """The vector `ord`-norm over `axis` (all axes when None)."""
+    """The vector `ord`-norm over `axis` (all axes when None).
+
+    As JAX's, the max (`inf`), min (`-inf`) and 1-norms keep an integer or boolean input's
+    dtype (a boolean's 1-norm counts in the default integer); the other orders are computed
+    in the input's inexact dtype.
+    """
     check_arraylike("jnp.linalg.vector_norm", x)
-    x = _inexact(x)
-    if axis is None:
-        shape = get_aval(x).shape
-        x = x.ravel()
-        out = vector_norm(x, axis=0, ord=ord)
-        return out.reshape((1,) * len(shape)) if keepdims else out
+    if isinstance(ord, str):
+        hint = {"inf": "Use 'jax.numpy.inf' instead.", "-inf": "Use '-jax.numpy.inf' instead."}
+        raise ValueError(f"Invalid order '{ord}' for vector norm.{hint.get(ord, '')}")
+    x = ensure_array(x) if ord in (np.inf, -np.inf, 1) else _inexact(x)
     if ord is None or ord == 2:
         return uf.sqrt(_sum_squares(x, axis=axis, keepdims=keepdims))
     a = uf.abs(x)
@@ -180,7 +183,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
             out = expand_dims(out, sorted(axes))
         return out
     else:
-        raise ValueError(f"Invalid order {ord!r} for matrix norm")
+        raise ValueError(f"Invalid order '{ord}' for matrix norm.")
     if keepdims:
         return out
     return out.reshape(tuple(d for i, d in enumerate(get_aval(out).shape) if i not in axes))

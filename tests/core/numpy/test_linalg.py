@@ -322,3 +322,44 @@ def test_multi_dot_of_one_array_multiplies_its_rows():
     assert float(jnp.linalg.multi_dot([jnp.array([[1.0, 2.0], [3.0, 4.0]])])) == 11.0
     with pytest.raises(ValueError, match=r"multi_dot requires at least two arrays; got len"):
         jnp.linalg.multi_dot([jnp.ones((1, 2))])
+
+
+# JAX 0.10.2: the max, min and 1-norms of an integer or boolean vector keep its dtype (a
+# boolean's 1-norm counts in int32); the 2-norm is float32
+INT_NORMS = [
+    (np.inf, "int32", [5, 2]),
+    (-np.inf, "int32", [1, 0]),
+    (1, "int32", [9, 3]),
+    (2, "float32", [5.91608, 2.236068]),
+]
+
+
+@pytest.mark.parametrize("ord, dtype, want", INT_NORMS)
+def test_vector_norm_of_integers_keeps_jaxs_dtype(ord, dtype, want):
+    x = jnp.array([[1, -5, 3], [2, 0, -1]], dtype=jnp.int32)
+    got = jnp.linalg.vector_norm(x, ord=ord, axis=1)
+    assert got.dtype == dtype and not got.weak_type
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    b = jnp.array([True, False, True])
+    assert repr(jnp.linalg.vector_norm(b, ord=np.inf)) == "Array(True, dtype=bool)"
+    assert repr(jnp.linalg.vector_norm(b, ord=1)) == "Array(2, dtype=int32)"
+
+
+@pytest.mark.parametrize(
+    "call, first",
+    [
+        (
+            lambda: jnp.linalg.vector_norm(jnp.ones(3), ord="fro"),
+            "Invalid order 'fro' for vector norm.",
+        ),
+        (
+            lambda: jnp.linalg.vector_norm(jnp.ones(3), ord="inf"),
+            "Invalid order 'inf' for vector norm.Use 'jax.numpy.inf' instead.",
+        ),
+        (lambda: jnp.linalg.norm(jnp.ones((2, 2)), ord=0), "Invalid order '0' for matrix norm."),
+    ],
+)
+def test_norm_order_errors_are_jaxs(call, first):
+    with pytest.raises(ValueError) as e:  # JAX 0.10.2's messages
+        call()
+    assert str(e.value) == first
