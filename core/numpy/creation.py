@@ -565,7 +565,7 @@ def _linspace(
         out = uf.add(uf.multiply(lo, one_minus_t), uf.multiply(hi, t))
         if dtypes.kind(cdt) == "f" and dtypes.finfo(cdt).bits >= 32:
             last = axis == len(bounds)
-            fused = _linspace_fused(lo, hi, i_, r, t, one_minus_t, div, last, sizes)
+            fused = _linspace_fused(lo, hi, i_, r, t, one_minus_t, div, last, sizes, endpoint)
             # the fused values with the formula's derivatives (infinite values are the same)
             nudged = uf.add(out, ew.stop_gradient_prim(uf.subtract(fused, out)))
             out = where(uf.isfinite(out), nudged, out)
@@ -594,6 +594,7 @@ def _linspace_fused(
     div: int,
     last: bool,
     sizes: tuple[int, int],
+    endpoint: bool,
 ) -> Any:
     """The values of JAX's `start * (1 - t) + stop * t` as XLA's CPU back end computes them in
     float32/float64, contracting one multiply and the add into a fused multiply-add. A scalar
@@ -603,7 +604,8 @@ def _linspace_fused(
     start * (1 - t))` for scalar bounds, with `i = 1` folded in the unrolled loops of up to 33
     steps (`fma(start, 1 - t, stop / div)`), `fma(start, 1 - t, i * (stop / div))` for an
     array `start`, `fma(stop, t, start * (1 - t))` or `fma(start, 1 - t, stop * t)` for an
-    array `stop`."""
+    array `stop`. An array `start` and a scalar `stop` sampled along a leading axis without the
+    endpoint (one loop, no concatenation) has `1 - t` fused too: `fma(-i, 1 / div, 1)`."""
     shape = np.broadcast_shapes(get_aval(lo).shape, get_aval(i_).shape)
 
     def fma(a: Any, b: Any, c: Any) -> Any:
@@ -616,6 +618,9 @@ def _linspace_fused(
     else:
         x, y = hi, t
     if not scalar_stop and not scalar_start and not last or scalar_stop and not scalar_start:
+        if scalar_stop and not last and not endpoint:
+            one = sh.full((), 1, get_aval(r).dtype)
+            one_minus_t = sh.convert_element_type(fma(uf.negative(i_), r, one), dt)
         return fma(lo, one_minus_t, uf.multiply(x, y))
     fused = fma(x, y, uf.multiply(lo, one_minus_t))
     if not scalar_stop or div > 33:

@@ -17,9 +17,9 @@ from tests.core.numpy.linspace_cases import cases
 _RECORD = json.loads((pathlib.Path(__file__).parent / "jax_linspace.json").read_text())
 JAX = _RECORD["cases"]
 CASES = cases()
-# some elements of an array start beside a scalar stop along the first axis, and of a scalar
-# start beside an array stop in a short loop: XLA fuses the other product there
-DIFFERENT = {"array0_0_20_False", "array0_0_40_False", "array1_-1_5_False"}
+# one element of a scalar start beside an array stop along the last axis in a short loop: XLA's
+# vectorised loop fuses the other product there, with no rule the samples show
+DIFFERENT = {"array1_-1_5_False"}
 
 
 def test_table_is_recorded():
