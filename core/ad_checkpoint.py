@@ -53,7 +53,7 @@ def saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> list[tuple[Shaped
             if v in res_vars:
                 if eqn.prim is name_p:
                     results.append((v.aval, f"named '{eqn.params['name']}' from {src}"))
-                elif eqn.prim.name == "jit_call":
+                elif eqn.prim.name == "jit":
                     name = eqn.params.get("name", "")
                     results.append((v.aval, f"output of jitted function '{name}' from {src}"))
                 else:

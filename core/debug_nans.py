@@ -4,7 +4,7 @@ Called only when `config._check_floats` is set (see `core/config.py`). A jitted 
 output calls its Python function again without `jit` on the same arguments (`rerun_deoptimized`,
 after printing JAX's "Calling the de-optimized version" line), so the eager operation that
 produces the value raises, as in JAX (Python scalars' own arithmetic raises ZeroDivisionError
-there); a `jit_call` bound eagerly without its arguments at hand is re-run op by op.
+there); a `jit` bound eagerly without its arguments at hand is re-run op by op.
 """
 
 from __future__ import annotations
@@ -44,11 +44,11 @@ def _rerun_error(kind: str, name: str) -> FloatingPointError:
 
 def check_primitive_outputs(prim: Any, args: Sequence[Any], out: Any, params: dict) -> None:
     """Raises `FloatingPointError` when an eager primitive's output has a nan (inf) and
-    `debug_nans` (`debug_infs`) is on. A `jit_call` is re-run op by op to name the primitive."""
+    `debug_nans` (`debug_infs`) is on. A `jit` is re-run op by op to name the primitive."""
     kind = _special_value(out if prim.multiple_results else [out])
     if kind is None:
         return
-    if prim.name == "jit_call":
+    if prim.name == "jit":
         ir.eval_jaxpr(params["jaxpr"], [], *args)
         raise _rerun_error(kind, f"jit({params['name']})")
     raise FloatingPointError(f"invalid value ({kind}) encountered in {prim.name}")

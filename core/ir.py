@@ -453,11 +453,11 @@ def _share_call_names(eqn: Eqn, name: _Namer) -> None:
                 name.names[v] = name(o)
 
 
-# Primitives JAX prints under another name, with these parameters in this order (then the
+# Primitives JAX prints under another name or with these parameters in this order (then the
 # numbax-only ones that hold none of their unprinted values: `jit(..., backend="python")`'s;
 # a library function's jit has None, `core/jit/library.py`).
 _JAX_CALLS = {
-    "jit_call": ("jit", ("name", "jaxpr"), {"backend": ("numba", None)}),
+    "jit": ("jit", ("name", "jaxpr"), {"backend": ("numba", None)}),
     "psum_axes": ("psum", None, {}),  # JAX's psum over positional axes (a vmap's)
 }
 

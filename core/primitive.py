@@ -98,7 +98,7 @@ class Primitive:
         Args:
           name: the name jaxprs print (unique).
           multiple_results: `bind` returns a list.
-          higher_order: its params hold jaxprs (control flow, `jit_call`, custom rules).
+          higher_order: its params hold jaxprs (control flow, `jit`, custom rules).
           linear: linear in (some of) its operands, so it has a `transpose` rule.
           collective: communicates along a named axis (`psum`, `axis_index`, ...): the batching
             interpreter passes it its own trace.

@@ -41,7 +41,7 @@ from core.trace import _state
 # Collectives whose result varies along the axes of their operand, made varying along theirs.
 _KEEPING = frozenset({"all_gather", "ppermute", "all_to_all", "reduce_scatter"})
 # Calls whose body takes the operands as they are: the body's parameter.
-_CALLS = {"jit_call": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+_CALLS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
 # Collectives whose result no longer varies along their axes.
 _DROPPING = frozenset({"psum", "psum_invariant", "pmax", "pmin"})
 

@@ -14,7 +14,7 @@ names); each result's spec comes from its inputs':
 - reductions drop the reduced axes, `transpose` permutes, `broadcast_in_dim` maps the operand's
   axes, `reshape` keeps an entry on the major axis of a group of axes it merges or splits,
   `slice`-like operations drop the entries of the axes they shorten;
-- nested jaxprs (`jit_call`, `custom_jvp_call`, ...) are followed inside; a `scan`'s body on
+- nested jaxprs (`jit`, `custom_jvp_call`, ...) are followed inside; a `scan`'s body on
   its operands' slices, its stacked results unsharded along the stacked axis; a `shard_map`'s
   results are sharded by its `out_specs`;
 - anything else is replicated (`P()`).

@@ -12,7 +12,7 @@ the current trace, so `checkify` composes with `jit`, `grad` and `vmap` in any o
 `Error` holds, per effect (an error class and the shapes/dtypes of its payload), a predicate, a
 code and a payload: the arrays the message is formatted with. Codes number the checks in the
 order they were staged, and the first failing check wins (`err.get()` gives its message).
-Equations holding programs (`jit_call`, `cond`, `scan`, `while`) are rewritten to take and
+Equations holding programs (`jit`, `cond`, `scan`, `while`) are rewritten to take and
 return the error's leaves: their inner jaxprs are traced again through the interpreter, twice
 (first to learn which effects the body adds, then with placeholders for all of them, so branch
 outputs and loop carries keep one structure). Checks inside `custom_jvp`/`custom_vjp` functions
@@ -764,7 +764,7 @@ _RULES.update(
     ),  # fmt: skip
     dynamic_slice=_dynamic_slice_rule,
     dynamic_update_slice=_dynamic_update_slice_rule,
-    jit_call=_jit_call_rule,
+    jit=_jit_call_rule,
     cond=_cond_rule,
     scan=_scan_rule,
 )

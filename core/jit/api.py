@@ -1,7 +1,7 @@
 """`jit`: stage a function to a jaxpr once per input signature, then run it compiled.
 
 `jit(f)` traces `f` on abstract values (shapes, dtypes, weak types) into a constvar-free jaxpr
-and binds the higher-order primitive `jit_call` with it. Because `jit_call` is a primitive with
+and binds the higher-order primitive `jit` with it. Because `jit` is a primitive with
 every rule (jvp, transpose, batching, partial evaluation), `grad(jit(f))`, `jit(grad(f))`,
 `vmap(jit(f))` and nested jits all compose. Its eager `impl` compiles the jaxpr once with numba
 (the numba back end, `core/backends/numba/`: one function, or for a large program a sequence of
@@ -107,9 +107,9 @@ def trace_count() -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# The jit_call primitive
+# The jit primitive
 
-jit_call_p = Primitive("jit_call", multiple_results=True, higher_order=True)
+jit_call_p = Primitive("jit", multiple_results=True, higher_order=True)
 
 _executables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -507,7 +507,7 @@ class Jitted:
 
     @staticmethod
     def _bind(entry: _Entry, leaves: list, name: str, backend: str | None) -> Any:
-        """The call as a `jit_call` bound under the current trace (with tracers, or staged)."""
+        """The call as a `jit` bound under the current trace (with tracers, or staged)."""
         invars = entry.jaxpr.invars[len(entry.consts) :]
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
         outs = jit_call_p.bind(*entry.consts, *flat, jaxpr=entry.jaxpr, name=name, backend=backend)
@@ -515,7 +515,7 @@ class Jitted:
 
     def _call_with_refs(self, entry: _Entry, leaves: list, backend: str) -> Any:
         """A call of a function that uses Refs made outside it: their current values go in,
-        the new values of those it writes are written back (always through `jit_call`, never
+        the new values of those it writes are written back (always through `jit`, never
         the fast paths). A Ref only read keeps its value: under a transformation (`grad`,
         `vmap`) or in a staged trace, a call's output written back would be that trace's value
         in a Ref made outside it, which the write refuses."""

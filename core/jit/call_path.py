@@ -1,7 +1,7 @@
 """The fast call path of `jit`: what a call costs once its signature is compiled.
 
 A cache hit with concrete inputs (Arrays, numpy arrays, Python scalars, typed key arrays)
-skips tracing and the `jit_call` primitive. Two levels, cheapest first:
+skips tracing and the `jit` primitive. Two levels, cheapest first:
 
 1. guards (`make_guard`): per known input structure, generated straight-line code that checks
    the arguments' structure, leaf types and interned avals and picks the kernel's input

@@ -1,6 +1,6 @@
 """The numba back end of `jit`: a jaxpr becomes one generated Python function, compiled once.
 
-`compile_jaxpr(jaxpr)` inlines nested `jit_call`s, drops dead code, plans fusion
+`compile_jaxpr(jaxpr)` inlines nested `jit`s, drops dead code, plans fusion
 (`core/jit/fusion.py`) and emits, unit by unit, the body of
 
     def kernel(<constvars>, <invars>):   # C-contiguous arrays, 0-d arrays for scalars

@@ -4,8 +4,8 @@ JAX defines `jnp.clip`, `jnp.flip` (its `_flip`), `jnp.where` (`_where`), `nn.re
 `@jit` or `@partial(jit, static_argnames=...)` (not `inline=True`), so a staged program that
 calls one holds a nested `jit[name=clip jaxpr={ ... }]` equation. numbax's versions do the same
 while a staging trace (`make_jaxpr`, `jit`, a control-flow body) is on the trace stack: they
-bind `jit_call` with their jaxpr, traced once per signature by `jit`'s cache, so the printed
-jaxpr is JAX's, and `grad`, `vmap` and partial evaluation go through `jit_call`'s rules as for
+bind `jit` with their jaxpr, traced once per signature by `jit`'s cache, so the printed
+jaxpr is JAX's, and `grad`, `vmap` and partial evaluation go through `jit`'s rules as for
 a user's nested jit. Compiled inside a program, the call is inlined (`core/jit/simplify.py`), so
 the generated code is the same as without it.
 
@@ -57,7 +57,7 @@ def library_jit(
       name: the printed name (JAX's function name) when numbax's function has another.
 
     Returns:
-      A function that runs `fun` directly, or, while staging, as a nested `jit_call`.
+      A function that runs `fun` directly, or, while staging, as a nested `jit`.
     """
     if fun is None:
         return functools.partial(

@@ -1,4 +1,4 @@
-"""Jaxpr rewrites before code generation: inline nested `jit_call`s, fold conversions of
+"""Jaxpr rewrites before code generation: inline nested `jit`s, fold conversions of
 literals, make elementwise
 broadcasts explicit (`canonical`), XLA's algebraic
 simplifications that change results (`algebraic`), move products out of scans
@@ -45,7 +45,7 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
 
 # Calls whose body runs as is when compiled (a custom rule only changes differentiation).
 _CALLS = {
-    "jit_call": "jaxpr",
+    "jit": "jaxpr",
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
     "custom_vmap_call": "call_jaxpr",  # core/custom_batching.py: the rule only changes vmap
@@ -63,7 +63,7 @@ def inline_calls(
     known: dict[Var, int] | None = None,
     keys: dict[Var, object] | None = None,
 ) -> tuple[list[Eqn], list]:
-    """Replaces `jit_call` equations by their bodies (renaming variables), recursively, and
+    """Replaces `jit` equations by their bodies (renaming variables), recursively, and
     the primitives numbax composes by their compositions (`Primitive.composition`) and the
     equations on PRNG keys by the same on the keys' data (`physical_jaxpr`), and drops the
     tagging identities (`_IDENTITIES`). A `cond` whose index is known when compiling
@@ -111,7 +111,7 @@ def inline_calls(
                 keys[ins[i]] = x
         copied, results = scan_motion.copy_eqns(inner, ins)
         body, results = inline_calls(copied, results, known, keys)
-        if eqn.prim.name == "jit_call" and eqn.params.get("name") in _FMA_CALLS:
+        if eqn.prim.name == "jit" and eqn.params.get("name") in _FMA_CALLS:
             body, results = contract_fma(body, results, eqn.params["backend"])
         out += body
         rename.update(zip(eqn.outputs, results))

@@ -19,7 +19,7 @@ The shape primitives that JAX applies to keys (`slice`, `squeeze`, `reshape`,
 `select_n`, `copy`, `dynamic_slice`, `dynamic_update_slice`, `gather`, `scatter`) and `eq`/`ne`
 have physical rules here too: the data's word axis stays last (a gather's out-of-bounds keys
 have data 0xFFFFFFFF, as JAX's). `full_keys` is JAX's `full` of a key dtype (`zeros_like`). A
-higher-order primitive with key operands or results (`jit_call`, `scan`, `while`, `cond`,
+higher-order primitive with key operands or results (`jit`, `scan`, `while`, `cond`,
 `remat2`, ...) is bound again with its jaxprs made physical (`physicalize`, memoized per
 jaxpr), so a user's `scan` carrying keys or `cond` returning them runs (and compiles) on the
 data. Other primitives raise JAX's dtype errors in their abstract evaluation (sorts,

@@ -239,7 +239,7 @@ def equation_cost(eqn: Eqn) -> Cost:
 
 
 _CALL_PARAMS = {
-    "jit_call": "jaxpr",
+    "jit": "jaxpr",
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
     "custom_vmap_call": "call_jaxpr",

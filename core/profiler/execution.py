@@ -35,7 +35,7 @@ from core.profiler.cost import equation_cost
 from core.trace import EvalTrace, current_trace
 
 _CALLS = {
-    "jit_call": "jaxpr",
+    "jit": "jaxpr",
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
     "custom_vmap_call": "call_jaxpr",

@@ -1,7 +1,7 @@
 """`jax.extend.core.primitives`: the primitives JAX names `<name>_p`, as numbax's own (those
 numbax has under the same name: its `core.primitive.all_primitives()` that JAX lists too).
 
-`jit_p`, `linear_solve_p`, `remat_p` and `add_jaxvals_p` are numbax's `jit_call`,
+`linear_solve_p`, `remat_p` and `add_jaxvals_p` are numbax's
 `custom_linear_solve`, `remat2` and `add_any`. JAX's others numbax lacks are not defined here:
 `call_p` (bound on a `lu.WrappedFun`, written by none of JAX's public functions),
 `select_and_scatter_p` (only inside XLA's lowering of `select_and_scatter_add`, which numbax
@@ -38,7 +38,6 @@ _numbax = all_primitives()
 # JAX's names of these primitives are dashed ("scatter-add"), as their jaxprs print them
 _numbax.update({n.replace("-", "_"): p for n, p in _numbax.items() if n.startswith("scatter-")})
 globals().update({f"{name}_p": _numbax[name] for name in _JAX_NAMES if name in _numbax})
-jit_p: Primitive = _numbax["jit_call"]
 linear_solve_p: Primitive = _numbax["custom_linear_solve"]
 remat_p: Primitive = _numbax["remat2"]
 add_jaxvals_p: Primitive = _numbax["add_any"]

@@ -189,7 +189,7 @@ def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
     inputs and returns the known outputs followed by `num_res` residuals; `jaxpr_unknown` takes
     the residuals followed by the unknown inputs and returns the unknown outputs. The equations
     are re-bound under a partial-evaluation trace, so higher-order primitives
-    (cond, scan, while, jit_call) split their own bodies with their `partial_eval` rules: a
+    (cond, scan, while, jit) split their own bodies with their `partial_eval` rules: a
     scan inside a scan, or a cond inside a jitted function, stays reverse-differentiable.
     """
     outer = JaxprTrace(current_trace(), stage_all=True)

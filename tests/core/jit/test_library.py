@@ -39,7 +39,7 @@ def test_eager_calls_neither_trace_nor_compile():
 
 def test_staged_calls_nest_and_evaluate_without_compiling():
     closed = core.make_jaxpr(_f)(X)
-    names = [e.params.get("name") for e in closed.jaxpr.eqns if e.prim.name == "jit_call"]
+    names = [e.params.get("name") for e in closed.jaxpr.eqns if e.prim.name == "jit"]
     assert names == ["clip", "_where"]  # relu's jit is inside its custom_jvp, as JAX's
     before = compile_count()
     (out,) = eval_jaxpr(closed.jaxpr, closed.consts, X)
