@@ -8,7 +8,7 @@ from core.primitive import all_primitives
 from tests.core.prim_cases import CASES, NAMED_CASES
 
 PRIMS = all_primitives()
-# Covered elsewhere: higher-order primitives (jit_call, control flow, the custom-derivative
+# Covered elsewhere: higher-order primitives (jit, control flow, the custom-derivative
 # primitives of test_compose.py) by their own tests, the nullary iota by everything (and
 # empty2 by the derivatives of conds, tests/core/test_jaxpr_text.py), and the pooling
 # derivatives' helpers by reduce_window_max's second-order check.
