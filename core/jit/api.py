@@ -675,9 +675,9 @@ class Jitted:
                 )
         raise AssertionError("no invalid output leaf")
 
-    def _non_array_message(self, args: tuple, kwargs: dict) -> str:
-        """JAX's error for a dynamic argument that is not an array: its type and its path, the
-        parameter's name and the key path inside it (``d['a']``, ``args[1]``, ``kw['k']``)."""
+    def _named_args(self, args: tuple, kwargs: dict) -> list[tuple[str, Any]]:
+        """The dynamic arguments with the names JAX's errors give them: the parameter's name
+        (``x``), ``args[1]`` for a `*args` entry, ``kw['k']`` for a `**kw` entry."""
         params = list(self._signature.parameters.values()) if self._signature else []
         positional = [
             p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
@@ -695,6 +695,27 @@ class Jitted:
             for k, v in kwargs.items()
             if k not in self._static_argnames
         ]
+        return named_args
+
+    def overflow_error(self, args: tuple, kwargs: dict) -> OverflowError | None:
+        """JAX's error for a Python int argument out of its canonical integer's range (int32,
+        int64 under x64), naming its path; None if no argument is one."""
+        info = np.iinfo(np.int64 if config.enable_x64 else np.int32)
+        for name, a in self._named_args(args, kwargs):
+            for path, x in tree_util.tree_flatten_with_path(a)[0]:
+                if type(x) is int and not info.min <= x <= info.max:
+                    return OverflowError(
+                        "An overflow was encountered while parsing an argument to a jitted "
+                        f"computation, whose argument path is {name}{tree_util.keystr(path)}. "
+                        f"Got {type(x)} with value {x}\nPass a value that fits in "
+                        f"{info.dtype}, or an array of a wider dtype."
+                    )
+        return None
+
+    def _non_array_message(self, args: tuple, kwargs: dict) -> str:
+        """JAX's error for a dynamic argument that is not an array: its type and its path, the
+        parameter's name and the key path inside it (``d['a']``, ``args[1]``, ``kw['k']``)."""
+        named_args = self._named_args(args, kwargs)
         where, bad = "an argument", None
         for name, a in named_args:
             for path, x in tree_util.tree_flatten_with_path(a)[0]:

@@ -183,6 +183,11 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
             out = _call(self, args, kwargs)
     except InvalidJitOutput as err:  # debug_nans / debug_infs: JAX calls `fun` without jit
         rerun_deoptimized(self._fun, self._name(), args, kwargs, err.kind)
+    except OverflowError:  # a Python int argument too wide for its integer: JAX's words
+        overflow = self.overflow_error(args, kwargs)
+        if overflow is None:
+            raise
+        raise overflow from None
     donating = self._donate_argnums or self._donate_argnames
     if donating and type(current_trace()) is EvalTrace and config._jit_enabled:
         statics = self._static_argnums | self._static_argnames

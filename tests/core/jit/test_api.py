@@ -129,3 +129,23 @@ def test_static_argnames_of_positional_only_parameters():
     assert str(e.value).splitlines()[0] == (  # JAX 0.10.2
         "Jitted function has invalid argnames {'n'} in static_argnames. These are positional-only"
     )
+
+
+# JAX 0.10.2's first lines for a Python int argument out of int32's range
+OVERFLOWS = [
+    (lambda: core.jit(lambda x, y: x)(1, {"a": 2**40}), "y['a']", 2**40),
+    (lambda: core.jit(lambda x: x)(-(2**40)), "x", -(2**40)),
+    (lambda: core.jit(lambda *a: a[0])(1, 2**40), "a[1]", 2**40),
+    (lambda: core.jit(lambda x, **kw: x)(1, k=2**31), "kw['k']", 2**31),
+]
+
+
+@pytest.mark.parametrize("call, path, value", OVERFLOWS)
+def test_int_argument_overflow_is_jaxs_error(call, path, value):
+    with pytest.raises(OverflowError) as e:
+        call()
+    assert str(e.value).splitlines()[0] == (
+        "An overflow was encountered while parsing an argument to a jitted computation, whose "
+        f"argument path is {path}. Got <class 'int'> with value {value}"
+    )
+    assert core.jit(lambda x: x)(2**31 - 1).dtype == jnp.int32
