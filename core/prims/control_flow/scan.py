@@ -36,6 +36,7 @@ import numpy as np
 from core import dtypes, ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.array import Array
+from core.config import config
 from core.interpreters import batching
 from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
@@ -57,7 +58,8 @@ from core.prims.control_flow.common import (
 )
 from core.prims.control_flow.errors import ScanLengthError
 from core.prims.control_flow.while_loop import while_loop
-from core.prims.shapes import convert_element_type
+from core.prims.indexing import concatenate
+from core.prims.shapes import convert_element_type, expand_dims
 from core.trace import EvalTrace, Tracer, as_value, get_aval, set_current_trace
 
 scan_p = Primitive("scan", multiple_results=True, higher_order=True)
@@ -515,9 +517,33 @@ def scan(
         )
     else:
         n = sizes[0]
+    if config.disable_jit:
+        return _python_scan(f, init, xs_flat, xs_tree, n, reverse)
     return ref_scope.threaded(
         lambda refs, scope: _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope)
     )
+
+
+def _python_scan(f, init, xs_flat, xs_tree, n, reverse) -> Any:
+    """`scan` under `disable_jit`, as JAX's: a Python loop over the slices, the carry as the
+    body returns it (a Python scalar stays one), the ys stacked at the end."""
+    if n == 0:  # JAX's words, then the fix
+        raise ValueError(
+            "zero-length scan is not supported in disable_jit() mode because the output type "
+            "is unknown.\nRun the scan with jit enabled, or give it at least one step."
+        )
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    carry, ys = init, []
+    for i in order:
+        x = tree_util.tree_unflatten(xs_tree, [x[i] for x in xs_flat])
+        carry, y = f(carry, x)
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    stacked = tree_util.tree_map(
+        lambda *y: concatenate([expand_dims(as_value(v), (0,)) for v in y], 0), *ys
+    )
+    return carry, stacked
 
 
 def _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope) -> Any:
@@ -657,6 +683,8 @@ def fori_loop(
             i, x = carry
             return (i + 1, body_fun(i, x)), None
 
+        if config.disable_jit and hi <= lo:  # the Python loop cannot run no step (JAX)
+            return init_val
         # the index starts as the Python int `lo`: weakly typed, as in JAX
         (_, out), _ = scan(
             step,

@@ -396,3 +396,19 @@ def test_cond_traces_the_true_branch_first():
     lax.cond(True, branch("true"), branch("false"), 1.0)
     lax.switch(1, [branch("b0"), branch("b1")], 1.0)
     assert order == ["true", "false", "b0", "b1"]
+
+
+def test_scan_and_fori_loop_under_disable_jit_are_python_loops_as_jax():
+    # JAX 0.10.2 under disable_jit: a Python loop; the carry as the body returns it (a Python
+    # int stays one), the ys stacked at the end (a Python float's first y does not keep them
+    # weak); a loop of no step returns the initial value, a scan of no step raises
+    with core.disable_jit():
+        out = lax.fori_loop(0, 3, lambda i, c: c + i, 0)
+        assert type(out) is int and out == 3
+        assert lax.fori_loop(0, 0, lambda i, c: c + i, 0) == 0
+        c, ys = lax.scan(lambda c, x: (c + x, c), 0.0, jnp.arange(3.0), reverse=True)
+        assert not ys.weak_type and ys.tolist() == [3.0, 2.0, 0.0] and float(c) == 3.0
+        c, ys = lax.scan(lambda c, x: (c * 2, {"a": x + c}), 1, jnp.arange(6).reshape(3, 2))
+        assert type(c) is int and c == 8 and ys["a"].tolist() == [[1, 2], [4, 5], [8, 9]]
+        with pytest.raises(ValueError, match="^zero-length scan is not supported in disable_jit"):
+            lax.scan(lambda c, x: (c, x), 0, jnp.zeros((0, 2)))
