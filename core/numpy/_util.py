@@ -97,23 +97,21 @@ def stack_leading(parts: list[Any], dtype: Any = None) -> Any:
     and the parts are concatenated.
 
     Args:
-      parts: a non-empty list of arrays or tracers of one shape.
+      parts: a non-empty list of arrays or tracers of one shape (else JAX's TypeError).
       dtype: the dtype of the result; by default the parts' promoted dtype.
 
     Returns:
       The stacked array, of shape `(len(parts), *shape)`.
     """
     dt = dtypes.result_type(*parts) if dtype is None else dtypes.canonicalize_dtype(dtype)
-    shapes = {get_aval(p).shape for p in parts}
-    if len(shapes) > 1:
-        raise ValueError(f"All input arrays must have the same shape, got {sorted(shapes)}")
-    shape = (1, *shapes.pop())
-    bdims = tuple(range(1, len(shape)))
-    return ix.concatenate(
-        [sh.broadcast_in_dim(sh.convert_element_type(ensure_array(p), dt), shape, bdims)
-         for p in parts],
-        0,
-    )  # fmt: skip
+
+    def leading(p: Any) -> Any:
+        p = sh.convert_element_type(ensure_array(p), dt)
+        shape = get_aval(p).shape
+        return sh.broadcast_in_dim(p, (1, *shape), tuple(range(1, len(shape) + 1)))
+
+    # parts of different shapes: the concatenation raises JAX's TypeError naming them
+    return ix.concatenate([leading(p) for p in parts], 0)
 
 
 def _iter_nested(x):

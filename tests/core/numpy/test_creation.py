@@ -27,11 +27,6 @@ def test_list_of_tracers(fn, arg, want):
     np.testing.assert_array_equal(got, want)
 
 
-def test_list_of_tracers_of_different_shapes_raises():
-    with pytest.raises(ValueError, match="same shape"):
-        core.jit(lambda t: jnp.array([t, jnp.ones(2)]), backend="python")(np.float32(1))
-
-
 @pytest.mark.parametrize(
     "make, first_line",
     [
@@ -198,3 +193,25 @@ def test_like_functions_take_a_shape_dtype_struct(make, want):
     got = make(core.ShapeDtypeStruct((2,), jnp.float16, weak_type=True))
     assert got.dtype == want.dtype and not got.weak_type
     np.testing.assert_array_equal(got, want)
+
+
+# JAX 0.10.2: a list of arrays of different shapes is one concatenation of them, eagerly and
+# under jit, whose TypeError names the shapes with their new axis
+RAGGED = [
+    (lambda: jnp.array([1.0, jnp.ones(2)]), "different numbers of dimensions: got (1,), (1, 2)."),
+    (
+        lambda: core.jit(lambda x: jnp.array([jnp.ones(2), x]))(jnp.zeros(3)),
+        "concatenating along dimension 0 for shapes (1, 2), (1, 3).",
+    ),
+    (
+        lambda: core.jit(lambda x: jnp.array([[x, x], [x]]))(1.0),
+        "concatenating along dimension 0 for shapes (1, 2), (1, 1).",
+    ),
+]
+
+
+@pytest.mark.parametrize("call, end", RAGGED)
+def test_ragged_lists_raise_jaxs_concatenate_error(call, end):
+    with pytest.raises(TypeError, match="^Cannot concatenate arrays with ") as e:
+        call()
+    assert str(e.value).splitlines()[0].endswith(end)
