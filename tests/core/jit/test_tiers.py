@@ -64,18 +64,18 @@ def _run(cache, quick: bool) -> dict:
 
 
 def test_quick_first_call_then_optimized_then_warm(tmp_path):
-    """The MLP, CNN and transformer train steps: the first call runs quick-tier code, whose
-    results agree with the optimized code's to rounding (the kernels' `contract`/`arcp` flags
-    and reassociable reductions leave FMA contraction and summation order to LLVM's O3
-    pipeline, so they are not the same bits; gradients that are zero up to rounding, the
-    transformer's of the biases before a layer norm, are noise of 1e-5 in both); once swapped
-    in, the optimized code computes what a program compiled without the quick tier computes,
-    bit for bit; a warm process on the disk cache runs optimized code from its first call."""
+    """The MLP, CNN and transformer train steps: the first call runs quick-tier code, which
+    computes the optimized code's bits (`core/backends/llvm/settle.py`: before, the kernels'
+    `contract`/`arcp` flags and reassociable reductions left FMA contraction and summation
+    order to LLVM's O3 pipeline, and the quick tier rounded otherwise); once swapped in, the
+    optimized code computes what a program compiled without the quick tier computes, bit for
+    bit; a warm process on the disk cache runs optimized code from its first call."""
     cold = _run(tmp_path / "quick", True)
     plain = _run(tmp_path / "plain", False)
     warm = _run(tmp_path / "quick", True)
     for model, r in cold.items():
         assert r["quick"] > 0 and r["left"] == 0 and r["close"], (model, r)
+        assert r["first"] == r["again"], model  # the quick tier's bits are the O3 code's
         assert r["again"] == plain[model]["first"] == plain[model]["again"], model
         assert plain[model]["quick"] == 0, model
         assert warm[model]["quick"] == 0, model
