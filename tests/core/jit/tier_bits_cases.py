@@ -1,7 +1,7 @@
 """The programs `test_tier_bits.py` compiles in both tiers: reductions of several sizes and axes,
 odd matrix products, softmax, logsumexp, a layer norm, divisions, transcendental chains, a
-convolution, pooling, a scan and an MLP's gradient, in float32 and float64 (`cases()`, with
-x64 enabled)."""
+convolution, pooling, a scan and an MLP's gradient, in float32 and float64, and a bfloat16
+dense layer's sums (`cases()`, with x64 enabled)."""
 
 import numpy as np
 
@@ -86,4 +86,9 @@ def cases() -> dict:
                 [0.2 * r(24, 40), r(40), 0.2 * r(40, 10), r(16, 24), labels],
             ),
         })  # fmt: skip
+    bf = lambda *shape: rng.standard_normal(shape).astype(jnp.bfloat16)  # noqa: E731
+    out["bfloat16_dense_sum"] = (
+        lambda x, w, b: (nn.relu(x @ w + b).sum(0), jnp.exp(x).sum(-1)),
+        [bf(16, 40), bf(40, 24), bf(24)],
+    )
     return out
