@@ -916,7 +916,7 @@ class Nest(Expressions):
                 identity = ir.Constant(ir.VectorType(ty, k), [0.0 if op == "fadd" else 1.0] * k)
                 first = b.insert_element(identity, self.lower_name(acc), ir.Constant(_I64, 0))
                 b.store(first, folded[acc])
-            head, done, at = self._open_blocks(f"{name}.block", start, rest, k)
+            at, _, head, done = open_range(b, f"{name}.block", [start, rest])
             lane = f"{name}.lane"
             j, step, jhead, jdone = open_range(b, lane, [ir.Constant(_I64, k)])
             b.store(b.add(at, j, flags=("nsw",)), self._slot(name, types.int64))
@@ -964,23 +964,8 @@ class Nest(Expressions):
             total = getattr(b, op)(pick(total, 0, width), pick(total, width, width))
         return b.extract_element(total, ir.Constant(ir.IntType(32), 0))
 
-    def _open_blocks(self, name: str, start, stop, k: int):
-        """Opens `for name in range(start, stop, k)` (k > 0, stop - start a multiple of k);
-        returns its header, its exit and its variable."""
-        b = self.builder
-        pre = b.block
-        head = b.append_basic_block(f"{name}.head")
-        body = b.append_basic_block(f"{name}.body")
-        done = b.append_basic_block(f"{name}.done")
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.phi(_I64, name=f"{name}.i")
-        i.add_incoming(start, pre)
-        b.cbranch(b.icmp_signed("<", i, stop), body, done)
-        b.position_at_end(body)
-        return head, done, i
-
     def _close_blocks(self, i, head, done, k: int) -> None:
+        """Closes a loop `open_range` opened as `for i in range(start, stop, k)`."""
         b = self.builder
         i.add_incoming(b.add(i, ir.Constant(_I64, k), flags=("nsw",)), b.block)
         b.branch(head)
