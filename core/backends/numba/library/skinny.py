@@ -330,8 +330,7 @@ def dot_nn(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
       b: a (k, n) C-contiguous matrix of the same dtype.
       out: the (m, n) C-contiguous result, written in place.
     """
-    p = np.array([a.shape[0], a.shape[1], b.shape[1]], np.int64)
-    dispatcher(f"skinny_nn__{out.dtype.str[1:]}")(a.ravel(), b.ravel(), out.reshape(-1), p)
+    _product("skinny_nn", a, b, b.shape[1], out)
 
 
 def dot_nt(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
@@ -342,5 +341,10 @@ def dot_nt(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
       bt: an (n, k) C-contiguous matrix of the same dtype.
       out: the (m, n) C-contiguous result, written in place.
     """
-    p = np.array([a.shape[0], a.shape[1], bt.shape[0]], np.int64)
-    dispatcher(f"skinny_dot__{out.dtype.str[1:]}")(a.ravel(), bt.ravel(), out.reshape(-1), p)
+    _product("skinny_dot", a, bt, bt.shape[0], out)
+
+
+def _product(name: str, a: np.ndarray, b: np.ndarray, n: int, out: np.ndarray) -> None:
+    """Calls the compiled `name` on `a` (m, k) and its second operand `b` for the (m, n) `out`."""
+    p = np.array([a.shape[0], a.shape[1], n], np.int64)
+    dispatcher(f"{name}__{out.dtype.str[1:]}")(a.ravel(), b.ravel(), out.reshape(-1), p)
