@@ -19,7 +19,6 @@ waited for the same way (`wait_for_all`: MPICH's blocking calls spin).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Any
@@ -128,7 +127,7 @@ def _processes_sharing_cores(comm: Any) -> int:
     each its own."""
     node = comm.Split_type(_mpi().COMM_TYPE_SHARED)
     try:
-        mask = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        mask = threads.process_cpus()
         masks = node.allgather(mask)
     finally:
         node.Free()

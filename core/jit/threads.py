@@ -98,13 +98,26 @@ def quota_cores() -> int | None:
     return max(1, math.ceil(int(quota) / int(period)))
 
 
+def process_cpus() -> frozenset[int] | None:
+    """The CPUs this process may run on: its main thread's affinity mask, whichever thread
+    asks (None where the platform has no masks).
+
+    Linux keeps a mask per thread, and a pmap device's thread keeps to one CPU while it runs
+    its slice (`core.device_worker`): `os.sched_getaffinity(0)` asked there names that CPU
+    alone. The first run of a pmapped program, which starts the compile workers' optimized
+    builds on that thread (`program._after_first_run`), then found no core to spare for a
+    worker, and its per-device programs ran quick-tier code for good."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    return frozenset(os.sched_getaffinity(os.getpid()))
+
+
 def usable_cores() -> int:
     """The number of cores this process may run on: its CPU affinity mask where the platform
-    has one (else the machine's cores), lowered to its CPU quota (`quota_cores`)."""
-    if hasattr(os, "sched_getaffinity"):
-        cores = len(os.sched_getaffinity(0))
-    else:
-        cores = os.cpu_count() or 1
+    has one (`process_cpus`, else the machine's cores), lowered to its CPU quota
+    (`quota_cores`)."""
+    cpus = process_cpus()
+    cores = len(cpus) if cpus is not None else os.cpu_count() or 1
     quota = quota_cores()
     return max(1, min(cores, quota) if quota else cores)
 
@@ -294,7 +307,7 @@ def _follower(n: int) -> LoadFollower | None:
     thread, no `/proc/stat`, or a count the user set)."""
     if n < 2 or config.num_threads != -1 or os.environ.get(ENV):
         return None
-    cpus = frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    cpus = process_cpus()
     if not cpus or idle_seconds(cpus) is None:
         return None
     return LoadFollower(n, len(cpus), lambda: idle_seconds(cpus))

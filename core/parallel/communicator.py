@@ -48,6 +48,7 @@ import numpy as np
 
 from core.config import config
 from core.errors import CollectiveTimeoutError
+from core.jit import threads
 
 # Arrays of at most this many bytes (a BatchNorm's statistics) are combined by every device on
 # its own from copies: one barrier instead of two costs less than the copy and the whole
@@ -222,12 +223,19 @@ def register_desk(desk: Callable[[], Any]) -> None:
     _desk[:] = [desk]
 
 
+def _cores() -> int:
+    """The number of CPUs this process may run on (`threads.process_cpus`; a caller that is
+    a pmap device keeps to one of them)."""
+    cpus = threads.process_cpus()
+    return len(cpus) if cpus is not None else os.cpu_count() or 1
+
+
 def _join_desk(size: int) -> int:
     """The address of the desk where `size` devices' one-thread loops are posted, so that a
     device waiting at a collective's barrier runs pieces of them (`exchange._meet`), counting
     them on the desk until `release`; or 0: with `config.pmap_devices_help` off, or
     more devices than cores (a waiting device then has no idle core to lend)."""
-    if not _desk or not config.pmap_devices_help or not 1 < size <= len(os.sched_getaffinity(0)):
+    if not _desk or not config.pmap_devices_help or not 1 < size <= _cores():
         return 0
     return _desk[0]().join(size)
 
@@ -250,7 +258,7 @@ class Block:
         self.places[:, 1] = np.arange(size)
         stride = self.places.strides[0]
         self._addresses = [self.places.ctypes.data + stride * r for r in range(size)]
-        cores = len(os.sched_getaffinity(0))
+        cores = _cores()
         w = self.words
         w[SIZE], w[TIMEOUT] = size, timeout_ns()
         w[SPIN_LIMIT] = SPIN_NS if size <= cores else 0  # more devices than cores: sleep

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import threading
 import time
 import weakref
@@ -60,6 +59,7 @@ from core.config import config
 from core.device_worker import current_device
 from core.devices import local_device_count, process_count, process_index
 from core.jit import dispatch as jit_dispatch
+from core.jit import threads
 from core.jit.kernel_call import concrete_inputs
 from core.parallel import axis_env, shared_work
 from core.parallel.communicator import ThreadCommunicator
@@ -581,10 +581,10 @@ def _device_cpus(devices: list) -> list[int | None]:
     n = len(devices)
     if n < 2 or process_count() > 1:
         return [None] * n
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except AttributeError:  # no affinity on this system
+    cpus = threads.process_cpus()  # the process's, also when a device calls
+    if cpus is None:  # no affinity on this system
         return [None] * n
+    cpus = sorted(cpus)
     if local_device_count() > len(cpus):
         return [None] * n
     return [cpus[d.id] for d in devices]

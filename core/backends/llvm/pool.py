@@ -455,13 +455,13 @@ class Pool:
 
 
 def _cpu_mask() -> int:
-    """The CPUs the workers may use, as a bit mask: the calling thread's (the process's
-    affinity), 0 (anywhere: the workers do not keep off their callers' CPU) with fewer than two,
-    one beyond 62, or no `sched_setaffinity`."""
+    """The CPUs the workers may use, as a bit mask: the process's affinity
+    (`threads.process_cpus`), 0 (anywhere: the workers do not keep off their callers' CPU)
+    with fewer than two, one beyond 62, or no `sched_setaffinity`."""
     if _SYS_SETAFFINITY < 0:
         return 0
-    cpus = os.sched_getaffinity(0)
-    if len(cpus) < 2 or max(cpus) > 62:
+    cpus = thread_policy.process_cpus()
+    if cpus is None or len(cpus) < 2 or max(cpus) > 62:
         return 0
     return sum(1 << c for c in cpus)
 

@@ -87,6 +87,27 @@ def test_processes_sharing_the_cores_get_a_share_each(policy, no_quota, cores, p
     assert threads.requested_threads() == 3
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to keep to")
+def test_a_thread_kept_to_one_cpu_still_sees_the_process_cores(no_quota):
+    """A pmap device's thread keeps to one CPU while it runs its slice (`core.device_worker`),
+    and the first run of a program starts its optimized builds there: the cores, the default
+    thread count and the compile workers are the process's, not that thread's one CPU."""
+    import core  # noqa: PLC0415
+
+    cpus = os.sched_getaffinity(0)
+    worker = core.devices()[1].worker
+    seen = lambda: (  # noqa: E731
+        os.sched_getaffinity(0),
+        threads.process_cpus(),
+        threads.usable_cores(),
+        workers.default_workers(),
+    )
+    mine, process, cores, compilers = worker.submit(seen, cpu=min(cpus)).result(timeout=60)
+    assert mine == {min(cpus)}  # the thread's own mask
+    assert process == cpus and cores == len(cpus) == threads.usable_cores()
+    assert compilers == workers.default_workers() >= 1
+
+
 def test_option_beats_env_beats_cores(policy, no_quota):
     policy.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     policy.setenv(threads.ENV, "3")

@@ -197,3 +197,99 @@ def test_a_library_function_registered_optimized_is_not_quick_code(tmp_path):
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.splitlines()[-1]) == [False, True]
     assert list(tmp_path.rglob("*.routine"))  # the optimized code, in the disk cache
+
+
+PMAP_CHILD = """
+import json, sys
+import numpy as np
+import core
+import core.numpy as jnp
+from core import lax
+from core.backends.llvm import shells
+from core.backends.numba.library import entry as library
+from core.jit import program
+from core.parallel import shared_work
+from train import jax_utils
+
+how, kernels = sys.argv[1:]
+core.config.update("num_cpu_devices", 2)
+core.config.update("jit_kernels", kernels)
+shared_work.MIN_BYTES = 0  # small shapes: the update still runs on one device for both
+
+def quick():
+    return sum(map(shells.is_quick, list(shells._LOADED.values()))) + len(library._QUICK)
+
+def step(params, x):
+    def loss(p):
+        h = jnp.tanh(x @ p["w"] + p["b"])
+        return jnp.mean((h @ p["v"]) ** 2)
+
+    grads = core.grad(loss)(params)
+    if how == "pmap":
+        grads = lax.pmean(grads, "i")
+    return {k: params[k] - 0.1 * grads[k] for k in params}
+
+rng = np.random.default_rng(0)
+params = {
+    "w": rng.normal(size=(6, 5)).astype(np.float32),
+    "b": np.zeros(5, np.float32),
+    "v": rng.normal(size=(5, 3)).astype(np.float32),
+}
+x = rng.normal(size=(2, 4, 6)).astype(np.float32)
+if how == "pmap":
+    f = core.pmap(step, axis_name="i")
+    params = jax_utils.replicate(params, core.local_devices()[:2])  # as Flax's replicate
+else:
+    f, x = core.jit(step), x[0]
+params = core.block_until_ready(f(params, x))
+running = quick()
+waited = program.wait_optimized(600)
+params = core.block_until_ready(f(params, x))
+plans = [p for per in shared_work._PLANS.values() for p in per.values() if p is not None]
+print(json.dumps(dict(running=running, waited=waited, left=quick(), shared=len(plans),
+                     compiled=shells.stats()["compiled"])))
+"""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="no compile worker on one core")
+@pytest.mark.parametrize(
+    ("how", "kernels", "shared"),
+    [
+        ("jit", "auto", False),  # one function
+        ("pmap", "auto", False),  # one function per device
+        ("pmap", "many", True),  # kernels, the update on one device (`shared_work`'s variants)
+    ],
+)
+def test_pmap_programs_reach_the_optimized_code_and_leave_it_in_the_cache(
+    tmp_path, how, kernels, shared
+):
+    """A program's first call runs quick-tier code (`NUMBAX_JIT_QUICK_MIN=0`) and its twins
+    are built once that run has returned, with the default compile workers. A pmap's first run
+    returns on a device thread that keeps to one CPU (`core.device_worker`), where the process's
+    cores used to be read as that one CPU: no worker to build the twins, so its per-device
+    programs ran quick code for good and left none of the optimized code to the next process,
+    which compiled quick code again. Now they run optimized code after `wait_optimized`, as the
+    jitted step does, and a second process loads it from the disk cache."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    env = dict(
+        os.environ,
+        NUMBAX_CACHE_DIR=str(tmp_path),
+        NUMBA_CACHE_DIR=str(tmp_path),
+        NUMBAX_JIT_QUICK="1",
+        NUMBAX_JIT_QUICK_MIN="0",
+        NUMBAX_JIT_PROGRESS="0",
+        PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    )
+    env.pop("NUMBAX_JIT_WORKERS", None)  # the default: the cores minus one
+    env.pop("NUMBAX_NUM_CPU_DEVICES", None)
+
+    def run() -> dict:
+        cmd = [sys.executable, "-c", PMAP_CHILD, how, kernels]
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=root)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return json.loads(out.stdout.splitlines()[-1])
+
+    cold, warm = run(), run()
+    assert cold["running"] > 0 and cold["waited"] and cold["left"] == 0, cold
+    assert bool(cold["shared"]) == bool(warm["shared"]) == shared
+    assert warm["running"] == warm["left"] == warm["compiled"] == 0, warm

@@ -3,6 +3,7 @@ finish, reads wait, a call on a running call's outputs is queued behind it, the 
 inputs are copied, errors surface where the outputs are read and name the function, and the
 results equal the synchronous ones (`jax_cpu_enable_async_dispatch` off)."""
 
+import os
 import threading
 import time
 import types
@@ -224,7 +225,7 @@ def test_a_caller_gets_at_most_max_in_flight_calls_ahead(gate):
 def test_each_device_keeps_to_a_cpu_of_its_own_when_there_are_enough(
     monkeypatch, cpus, local, processes, ids, expected
 ):
-    monkeypatch.setattr(dispatch.os, "sched_getaffinity", lambda pid: cpus)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cpus)
     monkeypatch.setattr(dispatch, "local_device_count", lambda: local)
     monkeypatch.setattr(dispatch, "process_count", lambda: processes)
     devices = [types.SimpleNamespace(id=i) for i in ids]
