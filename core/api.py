@@ -153,7 +153,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
                 f"jvp called with a tangent of shape {t_shape} for a primal of shape "
                 f"{pa.shape}; tangents must have the primals' shapes"
             )
-        t_flat.append(as_value(t) if _is_float(pa) else Zero(tangent_aval(pa)))
+        t_flat.append(_tangent_like(as_value(t), pa) if _is_float(pa) else Zero(tangent_aval(pa)))
     p_flat = [as_value(p) for p in p_leaves]
     # As JAX's eager JVP, a Python (or numpy) input that comes out untouched by a primitive
     # comes out as given (jvp(lambda x: x, (1.0,), (1.0,)) is (1.0, 1.0)), and custom_jvp
@@ -169,10 +169,36 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     return (primals_out, tangents_out, *out[2:])
 
 
-def _given_inputs(made: list, originals: list) -> dict:
+def _tangent_like(t: Any, primal: ShapedArray) -> Any:
+    """`t` with its primal's weak type, as JAX's `jvp` takes a tangent (a strong float32 tangent
+    of a Python float primal is weak, a Python float tangent of a float32 primal is strong)."""
+    if get_aval(t).weak_type == primal.weak_type:
+        return t
+    return convert_element_type(t, primal.dtype, primal.weak_type)
+
+
+def _given_inputs(made: list, originals: list, canonical: bool = False) -> dict:
     """`id` of each value made from a Python or numpy input (not a symbolic zero) -> that input,
-    so that outputs which are the inputs untouched come out as given."""
-    return {id(v): x for v, x in zip(made, originals) if v is not x and type(v) is not Zero}
+    so that outputs which are the inputs untouched come out as given. With `canonical`, a numpy
+    input comes out as a numpy array of its value's dtype (as JAX's `vjp` and `checkpoint` give
+    back a float64 numpy input as a float32 one; `jvp` and `linearize` give it back as is)."""
+
+    def original(v: Any, x: Any) -> Any:
+        if canonical and isinstance(x, (np.ndarray, np.generic)):
+            return np.asarray(x, get_aval(v).dtype)
+        return x
+
+    return {
+        id(v): original(v, x) for v, x in zip(made, originals) if v is not x and type(v) is not Zero
+    }
+
+
+def _as_given(tree: Any, given: dict) -> Any:
+    """`tree` with each leaf that is a value made from a Python or numpy input replaced by that
+    input (`_given_inputs`), as JAX gives back an input a transformation left untouched."""
+    if not given:
+        return tree
+    return tree_util.tree_map(lambda a: given.get(id(a), a), tree)
 
 
 def _jvp(
@@ -188,7 +214,7 @@ def _jvp(
         out = fun(*tree_util.tree_unflatten(p_tree, in_tracers))
     if has_aux:
         out, aux = _split_aux(out, "jvp")
-        aux = tree_util.tree_map(lambda a: given.get(id(a), a), _lower_aux(trace, aux))
+        aux = _as_given(_lower_aux(trace, aux), given)
     out_flat, out_tree = tree_util.tree_flatten(out)
     pairs = [trace.to_primal_tangent(o) for o in out_flat]
     with set_current_trace(trace.parent):
@@ -205,12 +231,28 @@ def _jvp(
 
 
 def _split_aux(out: Any, name: str) -> tuple[Any, Any]:
-    if not isinstance(out, (tuple, list)) or len(out) != 2:
+    """`(out, aux)` of a function transformed with `has_aux=True`, or JAX's error: `jvp`
+    unpacks the pair (Python's unpacking error of a sequence of another length), the reverse
+    modes check it."""
+    if isinstance(out, (tuple, list)) and len(out) == 2:
+        return out[0], out[1]
+    fix = f"\n{name} with has_aux=True requires the function to return a pair (out, aux)."
+    if name != "jvp":
         raise TypeError(
-            f"{name} with has_aux=True requires the function to return a pair (out, aux), "
-            f"got {type(out).__name__}"
+            "expected function with aux output to return a two-element tuple, but got type "
+            f"{type(out)} with value {out!r}{fix}"
         )
-    return out[0], out[1]
+    if isinstance(out, (tuple, list)):
+        n = len(out)
+        first = (
+            "too many values to unpack (expected 2)"
+            if n > 2
+            else f"not enough values to unpack (expected 2, got {n})"
+        )
+        raise ValueError(first + fix)
+    if isinstance(out, (Array, Tracer)) and get_aval(out).ndim == 0:
+        raise TypeError("iteration over a 0-d array" + fix)
+    raise TypeError(f"cannot unpack a {type(out).__name__} as (out, aux){fix}")
 
 
 def _lower_aux(trace: Any, aux: Any) -> Any:
@@ -261,6 +303,38 @@ def _flat_fun(fun: Callable, in_tree: Any, store: list, has_aux: bool) -> Callab
     return flat
 
 
+def _linearized_jvp(
+    jaxpr: Any,
+    in_tree: Any,
+    in_avals: list,
+    out_avals: list,
+    out_tree: Any,
+    consts: list,
+    *tangents: Any,
+) -> Any:
+    """The function `linearize` returns: input tangents to output tangents."""
+    t_leaves, t_tree = tree_util.tree_flatten(tangents)
+    if t_tree != in_tree:
+        raise TypeError(
+            f"linearized function expects tangents of structure {in_tree}, got {t_tree}"
+        )
+    t_flat = []
+    for t, aval in zip(t_leaves, in_avals):
+        t_dtype, t_shape = _dtype_shape(t)
+        want = aval.dtype if _is_float(aval) else dtypes.float0
+        if t_dtype != want or t_shape != aval.shape:
+            raise ValueError(
+                "linearized function called on tangent values inconsistent with the "
+                f"original primal values:\nGot tangent aval {t_dtype.name}{list(t_shape)} "
+                f"for primal aval {aval.dtype.name}{list(aval.shape)} but expected "
+                f"{want.name}{list(aval.shape)}."
+            )
+        t_flat.append(as_value(t) if _is_float(aval) else zeros_like_aval(aval))
+    outs = ir.eval_jaxpr(jaxpr, consts, *t_flat)
+    outs = [t if _is_float(a) else _float0_zeros(a) for a, t in zip(out_avals, outs)]
+    return tree_util.tree_unflatten(out_tree, outs)
+
+
 def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
     """Returns `fun(*primals)` and a function evaluating the jvp at `primals` for any tangents.
 
@@ -278,34 +352,15 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
     out_tree = store[0]
     in_avals = [get_aval(p) for p in p_flat]
 
-    def f_jvp(*tangents: Any) -> Any:
-        t_leaves, t_tree = tree_util.tree_flatten(tangents)
-        if t_tree != in_tree:
-            raise TypeError(
-                f"linearized function expects tangents of structure {in_tree}, got {t_tree}"
-            )
-        t_flat = []
-        for t, aval in zip(t_leaves, in_avals):
-            t_dtype, t_shape = _dtype_shape(t)
-            want = aval.dtype if _is_float(aval) else dtypes.float0
-            if t_dtype != want or t_shape != aval.shape:
-                raise ValueError(
-                    "linearized function called on tangent values inconsistent with the "
-                    f"original primal values:\nGot tangent aval {t_dtype.name}{list(t_shape)} "
-                    f"for primal aval {aval.dtype.name}{list(aval.shape)} but expected "
-                    f"{want.name}{list(aval.shape)}."
-                )
-            t_flat.append(as_value(t) if _is_float(aval) else zeros_like_aval(aval))
-        outs = ir.eval_jaxpr(jaxpr, consts, *t_flat)
-        outs = [
-            t if _is_float(get_aval(o)) else _float0_zeros(get_aval(o)) for o, t in zip(out, outs)
-        ]
-        return tree_util.tree_unflatten(out_tree, outs)
+    # A pytree whose leaves are the residuals, as JAX's: it can leave `jit` or `make_jaxpr`.
+    out_avals = [get_aval(o) for o in out]
+    apply = functools.partial(_linearized_jvp, jaxpr, in_tree, in_avals, out_avals, out_tree)
+    f_jvp = tree_util.Partial(apply, list(consts))
 
     # as `jvp`: an input that comes out untouched comes out as given (a Python float stays one)
     given = _given_inputs(p_flat, tree_util.tree_leaves(primals))
     primals_out = tree_util.tree_unflatten(out_tree, [given.get(id(o), o) for o in out])
-    return (primals_out, f_jvp, aux) if has_aux else (primals_out, f_jvp)
+    return (primals_out, f_jvp, _as_given(aux, given)) if has_aux else (primals_out, f_jvp)
 
 
 def _check_reduce_axes(reduce_axes: Any, name: str) -> None:
@@ -397,8 +452,10 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     pullback = functools.partial(_vjp_pullback, jaxpr, in_tree, out_tree, in_avals, out_avals, name)
     vjp_fn = tree_util.Partial(pullback, list(consts))
 
-    primals_out = tree_util.tree_unflatten(out_tree, out)
-    return (primals_out, vjp_fn, aux) if has_aux else (primals_out, vjp_fn)
+    # as `jvp`: an input that comes out untouched comes out as given (a Python float stays one)
+    given = _given_inputs(p_flat, leaves, canonical=True)
+    primals_out = tree_util.tree_unflatten(out_tree, [given.get(id(o), o) for o in out])
+    return (primals_out, vjp_fn, _as_given(aux, given)) if has_aux else (primals_out, vjp_fn)
 
 
 def _is_keys(x: Any) -> bool:
@@ -441,11 +498,31 @@ def _check_output_dtype(aval: ShapedArray, holomorphic: bool, name: str) -> None
         )
 
 
-def _check_scalar_output(out: Any, holomorphic: bool) -> None:
+class _TypedScalar:
+    """How JAX 0.10.2 shows a Python scalar input a function returned as it was (its private
+    `TypedFloat`, `TypedInt`...), for `grad`'s error message."""
+
+    def __init__(self, x: bool | int | float | complex):
+        self.x = x
+
+    def __repr__(self) -> str:
+        kind = {bool: "Bool", int: "Int", float: "Float", complex: "Complex"}[type(self.x)]
+        dtype = dtypes.canonicalize_dtype(dtypes.python_scalar_dtype(self.x)).name
+        return f"Typed{kind}({self.x!r}, dtype={dtype})"
+
+
+def _shown_output(out: Any, inputs: list) -> Any:
+    """`out` for an error message: its leaves that are Python scalar inputs shown as JAX's."""
+    ids = {id(x) for x in inputs if type(x) in _PY_SCALARS}
+    return tree_util.tree_map(lambda a: _TypedScalar(a) if id(a) in ids else a, out)
+
+
+def _check_scalar_output(out: Any, holomorphic: bool, inputs: list) -> None:
     scalar_like = np.isscalar(out) and not isinstance(out, (str, bytes))
     if not isinstance(out, (Array, Tracer, np.ndarray)) and not scalar_like:
         raise GradTypeError(
-            f"Gradient only defined for scalar-output functions. Output was {out}.\n"
+            "Gradient only defined for scalar-output functions. Output was "
+            f"{_shown_output(out, inputs)}.\n"
             f"The function returned a {type(out).__name__}: return one scalar array (or pass "
             "has_aux=True to return (value, aux))."
         )
@@ -541,7 +618,7 @@ def value_and_grad(
             _check_grad_input(leaf if _is_keys(leaf) else _check_arg(leaf), allow_int, holomorphic)
         res = vjp(f_partial, *dyn, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
-        _check_scalar_output(out, holomorphic)
+        _check_scalar_output(out, holomorphic, tree_util.tree_leaves(dyn))
         grads = vjp_fn(_ones_like(out))
         g = grads if multiple else grads[0]
         return ((out, res[2]), g) if has_aux else (out, g)
@@ -929,6 +1006,9 @@ def jacfwd(
 
         out_axes = (None, -1, None) if has_aux else (None, -1)
         res = vmap(push, in_axes=0, out_axes=out_axes)(*basis)
+        if has_aux:  # an input returned as aux comes back as given, as `jvp`'s
+            given = _given_inputs(d_flat, tree_util.tree_leaves(dyn))
+            res = (*res[:2], _as_given(res[2], given))
         y, jac_t = res[0], res[1]
         if holomorphic:
             for leaf in tree_util.tree_leaves(y):

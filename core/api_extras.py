@@ -26,7 +26,7 @@ import numpy as np
 import numbax
 from core import sharding_types, source_info, tree_util
 from core.ad_util import Zero, instantiate
-from core.api import vjp
+from core.api import _given_inputs, vjp
 from core.array import placement
 from core.avals import ShapedArray
 from core.config import config
@@ -75,7 +75,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
         )
     jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, primals, keep_weak=True)
 
-    def transposed(out_cotangent: Any) -> tuple:
+    def transposed_fun(consts: list, out_cotangent: Any) -> tuple:
         ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)
         if ct_tree != out_tree:
             raise TypeError(
@@ -94,11 +94,19 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
                 "linear_transpose: each cotangent needs its output's shape and dtype"
             )
         args = [UndefinedPrimal(a) for a in in_avals]
-        cts = backward_pass(jaxpr, consts, args, [as_value(c) for c in ct_flat])
-        cts = [instantiate(c) if type(c) is Zero else c for c in cts]
+        ct_values = [as_value(c) for c in ct_flat]
+        cts = backward_pass(jaxpr, consts, args, ct_values)
+        # an input the function returns as it is gets its cotangent as given, as JAX's
+        given = _given_inputs(ct_values, ct_flat)
+        returned = {id(v) for v in jaxpr.outvars}
+        cts = [
+            instantiate(c) if type(c) is Zero else given.get(id(c), c) if id(v) in returned else c
+            for c, v in zip(cts, jaxpr.invars)
+        ]
         return tuple(tree_util.tree_unflatten(in_tree, cts))
 
-    return transposed
+    # A pytree whose leaves are the function's constants, as JAX's (it can leave `jit`).
+    return tree_util.Partial(transposed_fun, list(consts))
 
 
 class _CompileTimeEvalTrace(Trace):

@@ -37,6 +37,7 @@ from typing import Any
 
 from core import ir, tree_util
 from core.ad_util import Zero
+from core.api import _given_inputs
 from core.array import Array
 from core.interpreters import batching
 from core.interpreters.jvp import tangent_aval
@@ -130,8 +131,8 @@ def checkpoint(
         dynamic = [a for i, a in enumerate(args) if i not in fixed]
         static_kw = {k: v for k, v in kwargs.items() if k in names}
         kwargs = {k: v for k, v in kwargs.items() if k not in names}
-        flat, in_tree = tree_util.tree_flatten((dynamic, kwargs))
-        flat = [as_value(x) for x in flat]
+        leaves, in_tree = tree_util.tree_flatten((dynamic, kwargs))
+        flat = [as_value(x) for x in leaves]
         avals = tuple(get_aval(x) for x in flat)
         key = (
             in_tree,
@@ -167,6 +168,13 @@ def checkpoint(
             policy=policy,
             prevent_cse=prevent_cse,
         )
+        # an input returned untouched comes out as given (a Python float stays one), as JAX's
+        position = {id(v): i for i, v in enumerate(jaxpr.invars[len(consts) :])}
+        as_given = _given_inputs(flat, leaves, canonical=True)
+        outs = [
+            as_given.get(id(flat[position[id(v)]]), o) if id(v) in position else o
+            for v, o in zip(jaxpr.outvars, outs)
+        ]
         return tree_util.tree_unflatten(out_tree, outs)
 
     return remat_fun

@@ -1157,6 +1157,26 @@ class DeletedArrayError(NumbaxError, RuntimeError):
         )
 
 
+class NonlinearTransposeError(NumbaxError, AssertionError):
+    """A function transposed as linear multiplies two of its linear inputs (JAX's transpose
+    rule fails an assertion).
+
+    Failing code: ``linear_transpose(lambda x, y: x * y, 1.0, 1.0)(1.0)`` or
+    ``linear_transpose(lambda x: x * x, 1.0)``. Fix: transpose a function linear in its
+    arguments (close over the factors that are constants, ``lambda x: x * y``), or use
+    ``vjp`` for a nonlinear function.
+    """
+
+
+class NonlinearDivTransposeError(NumbaxError, RuntimeError):
+    """A function transposed as linear divides by a value that depends on its linear input
+    (JAX's `RuntimeError`).
+
+    Failing code: ``linear_transpose(lambda x: 1.0 / x, 1.0)(1.0)``. Fix: transpose a function
+    linear in its arguments, or use ``vjp`` for a nonlinear one.
+    """
+
+
 class PrimitiveRuleError(NumbaxError, NotImplementedError):
     """A primitive lacks the rule a transformation needs (JAX raises `NotImplementedError`).
 

@@ -42,6 +42,17 @@ def is_undefined(x: Any) -> bool:
     return type(x) is UndefinedPrimal
 
 
+def check_one_linear(name: str, x: Any, y: Any) -> None:
+    """The check of a bilinear primitive's transpose rule (`mul`, `dot_general`): only one of
+    its operands may be linear, else the function transposed is not linear (JAX asserts)."""
+    if is_undefined(x) and is_undefined(y):
+        raise errors.NonlinearTransposeError(
+            f"cannot transpose {name} of two linear values ({x.aval.str_short()} and "
+            f"{y.aval.str_short()}): the function is not linear in its arguments\nTranspose "
+            "a function linear in its inputs (close over constant factors), or use `vjp`."
+        )
+
+
 def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
     """The cotangent `ct` of a broadcast operand of `aval`'s shape (a rank-0 or size-1
     operand of a broadcasting elementwise primitive, `Primitive.broadcasting`): summed over the

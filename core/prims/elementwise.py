@@ -29,10 +29,10 @@ from core import dtypes
 from core.ad_util import Zero, instantiate
 from core.array import Array
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import DTypeError, NonlinearDivTransposeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import broadcast_tangent, defjvp, defjvp2, defjvp_zero, tangent_aval
-from core.interpreters.transpose import is_undefined
+from core.interpreters.transpose import check_one_linear, is_undefined
 from core.primitive import Primitive, composition_impl, jax_params
 from core.prims.options import check_accuracy
 from core.prims.shapes import (
@@ -387,6 +387,7 @@ defjvp(
 
 def _mul_transpose(ct, x, y, *, out_dtype=None):
     # a product given an out_dtype converts its cotangent back to the operand's dtype
+    check_one_linear("mul", x, y)
     if is_undefined(x):
         return [mul(ct, y, None if out_dtype is None else x.aval.dtype), None]
     return [None, mul(x, ct, None if out_dtype is None else y.aval.dtype)]
@@ -451,6 +452,12 @@ defjvp(div_p, lambda g, x, y: div(g, y), lambda g, x, y: mul(mul(neg(g), x), int
 
 
 def _div_transpose(ct, x, y):
+    if is_undefined(y):
+        raise NonlinearDivTransposeError(
+            "nonlinear div can't be transposed\nThe function divides by a value that depends "
+            "linearly on its input: it is not linear; transpose a function linear in its inputs, "
+            "or use `vjp`."
+        )
     return [div(ct, y), None]
 
 
@@ -597,7 +604,17 @@ defjvp_zero(round_p)
 
 
 stop_gradient_p = unop("stop_gradient", lambda x: x)
-defjvp_zero(stop_gradient_p)
+
+
+def _stop_gradient_jvp(primals, tangents):
+    # a concrete primal is given back itself, as JAX's identity, so that an input stopped under
+    # eager `jvp` comes out as given; a traced one is staged
+    (x,) = primals
+    out = stop_gradient_p.bind(x) if isinstance(x, Tracer) else x
+    return out, Zero(tangent_aval(get_aval(x)))
+
+
+stop_gradient_p.def_jvp(_stop_gradient_jvp)
 
 is_finite_p = unop("is_finite", np.isfinite, _F, out_dtype=dtypes.bool_)
 defjvp_zero(is_finite_p)

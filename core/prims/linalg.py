@@ -21,7 +21,7 @@ from core.array import placement
 from core.avals import ShapedArray
 from core.errors import ShapeError, TypePromotionError
 from core.interpreters import batching
-from core.interpreters.transpose import is_undefined
+from core.interpreters.transpose import check_one_linear, is_undefined
 from core.primitive import ANY, Primitive, jax_params
 from core.prims.elementwise import reject_dtype
 from core.prims.options import canonicalize_precision
@@ -140,6 +140,7 @@ def _transpose_lhs(g, y, x_aval, dimension_numbers, preferred_element_type, swap
 
 def _dot_transpose(ct, x, y, *, dimension_numbers, preferred_element_type):
     pet = preferred_element_type
+    check_one_linear("dot_general", x, y)
     if is_undefined(x):
         return [_transpose_lhs(ct, y, x.aval, dimension_numbers, pet), None]
     (xc, yc), (xb, yb) = dimension_numbers

@@ -103,7 +103,7 @@ def test_jvp_and_vjp_argument_errors():
         f_vjp((jnp.ones(2),))
 
 
-_W1 = "Array(1., dtype=float32, weak_type=True)"
+_W1 = "TypedFloat(1.0, dtype=float32)"  # JAX 0.10.2 shows a Python float input so
 _OUT_DT = "grad requires real-valued outputs (output dtype that is a sub-dtype of np.floating), "
 # (call, JAX 0.10.2's exception class, its message's first line), from jax/_src/api.py's
 # check_callable, _check_scalar, _check_output_dtype_revderiv, _check_input_dtype_jacfwd and
