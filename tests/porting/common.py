@@ -41,6 +41,7 @@ MODEL_GROUPS = {
         "convnext_efficientnet",
         "diffusion_unet",
         "gan_spectral_norm",
+        "mixed_precision_training",
         "mlp_mixer",
         "pixel_mixture_model",
         "resnet_cross_replica",
@@ -57,6 +58,7 @@ MODEL_GROUPS = {
         "realnvp_flow",
     ),
     "sequence_and_field_models": (
+        "gru_ctc_recognizer",
         "lru_state_space",
         "nerf_positional",
         "perceiver_cross_attention",
