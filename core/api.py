@@ -838,6 +838,12 @@ def vmap(
                 write_ref(ref, batching.moveaxis(val, dim, norm_axes[i], size))
         paths, out_tree = tree_util.tree_flatten_with_path(out)
         oaxes = _broadcast_prefix(out_axes, out, "out_axes")
+        mapped = [i for i, ax in enumerate(axes) if ax is not None and i not in refs]
+        given = {  # the numpy arrays mapped: JAX gives one back when the function returns it
+            id(args_flat[i]): leaves[i]
+            for i in mapped
+            if isinstance(leaves[i], np.ndarray) and args_flat[i] is not leaves[i]
+        }
         results = []
         with set_current_trace(trace.parent):
             for (path, o), ax in zip(paths, oaxes):
@@ -871,6 +877,10 @@ def vmap(
                         f"axis {ax} is out of bounds for array of dimension {ndim}\n"
                         f"vmap out_axes entry {ax} is out of bounds for an output of rank {ndim}"
                     )
+                if id(val) in given and dim is not None:  # a mapped input returned untouched:
+                    x = given[id(val)]  # numpy, as JAX's
+                    results.append(x if dim == ax % ndim else np.moveaxis(x, dim, ax % ndim))
+                    continue
                 results.append(batching.moveaxis(val, dim, ax % ndim, size))
         finish(trace)
         return tree_util.tree_unflatten(out_tree, results)

@@ -102,11 +102,6 @@ def checkpoint(
         )
     if removed:
         raise TypeError(f"checkpoint() got an unexpected keyword argument {next(iter(removed))!r}")
-    if policy is not None and not callable(policy):
-        raise TypeError(
-            f"checkpoint policy must be a callable such as checkpoint_policies.dots_saveable, "
-            f"got {policy!r}"
-        )
     if fun is None:
         return functools.partial(
             checkpoint,
@@ -253,6 +248,12 @@ def _batch(args, dims, *, jaxpr, axis_trace, **params):
 def _saveable(policies: tuple, eqn: ir.Eqn) -> bool:
     """Whether every enclosing checkpoint's policy lets `eqn`'s outputs be saved."""
     avals = [x.aval for x in eqn.inputs]
+    for p in policies:
+        if p is not None and not callable(p):  # as JAX, checked when it is first applied
+            raise TypeError(
+                f"'{type(p).__name__}' object is not callable\ncheckpoint policy must be a "
+                f"callable such as checkpoint_policies.dots_saveable, got {p!r}"
+            )
     return all(p is not None and p(eqn.prim, *avals, **eqn.params) for p in policies)
 
 

@@ -44,6 +44,7 @@ from core.prims import indexing as ix
 from core.prims import prng, shapes, sorting
 from core.prims import reductions as red
 from core.prims.control_flow import scan
+from core.prims.control_flow.errors import MapBatchSizeError
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, slice_in_dim
 from core.prims.linalg import dot_general
@@ -998,6 +999,14 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
     leaves = tree_util.tree_leaves(xs)
     n = get_aval(leaves[0]).shape[0]
     nb, rem = divmod(n, batch_size)
+    if batch_size < 0:  # JAX's reshape of the leading axis to (n // batch_size, batch_size)
+        first = (
+            f"reshape new_sizes must all be positive, got {(nb, batch_size)}."
+            if nb * batch_size == n
+            else f"cannot reshape array of shape ({n},) (size {n}) into shape "
+            f"{(nb, batch_size)} (size {nb * batch_size})"
+        )
+        raise MapBatchSizeError(f"{first}\nlax.map batch_size must be positive, got {batch_size}.")
     main = tree_util.tree_map(
         lambda x: shapes.reshape(
             slice_in_dim(x, 0, nb * batch_size), (nb, batch_size, *get_aval(x).shape[1:])

@@ -162,3 +162,19 @@ def test_output_errors_start_with_jaxs_line(call, cls, first_line):
     with pytest.raises(cls) as info:
         call()
     assert str(info.value).split("\n")[0] == first_line
+
+
+def test_vmap_gives_back_a_mapped_numpy_input():
+    # JAX 0.10.2: array([0, 1, 2]) (int64, the input itself) and its transpose for in_axes=1
+    x = np.arange(3)
+    assert core.vmap(lambda v: v)(x) is x
+    out = core.vmap(lambda v: v, in_axes=1)(np.ones((2, 3)))
+    assert isinstance(out, np.ndarray) and out.shape == (3, 2) and out.dtype == np.float64
+
+
+def test_checkpoint_policy_is_checked_when_applied():
+    # JAX 0.10.2: a value eagerly; TypeError "'int' object is not callable" under grad
+    f = core.checkpoint(jnp.sin, policy=1)
+    np.testing.assert_allclose(f(1.0), 0.84147096)
+    with pytest.raises(TypeError, match="'int' object is not callable"):
+        core.grad(f)(1.0)

@@ -397,6 +397,11 @@ def switch(
       The output of the selected branch.
     """
     operands = _keyword_operand(operands, operand)
+    if not hasattr(branches, "__iter__"):  # JAX iterates over them first
+        raise TypeError(
+            f"'{type(branches).__name__}' object is not iterable\n"
+            "lax.switch: branches argument should be a sequence of callables."
+        )
     if not isinstance(branches, Sequence) or not all(callable(b) for b in branches):
         raise TypeError("lax.switch: branches argument should be a sequence of callables.")
     branches = list(branches)

@@ -29,6 +29,31 @@ class ScanLengthError(NumbaxError, ValueError):
     """
 
 
+class ScanNoLeadingAxisError(ScanLengthError, IndexError):
+    """A `scan`/`lax.map` xs leaf without a leading axis to scan over (JAX raises `IndexError`
+    for a scalar array, `ValueError` for a Python scalar).
+
+    Failing code: ``lax.scan(f, 0.0, jnp.float32(3.0))``. Fix: give every xs leaf a leading axis
+    (``x[None]``), or close over a value every step shares instead of scanning it.
+    """
+
+
+class LoopBoundsShapeError(NumbaxError, TypeError):
+    """`fori_loop` bounds that are not scalars.
+
+    Failing code: ``lax.fori_loop(0, jnp.array([3]), body, 0)``. Fix: pass scalar bounds
+    (``n[0]`` or ``int(n)``).
+    """
+
+
+class MapBatchSizeError(NumbaxError, TypeError):
+    """`lax.map` with a negative `batch_size` (JAX fails reshaping the mapped axis).
+
+    Failing code: ``lax.map(f, xs, batch_size=-1)``. Fix: pass a positive ``batch_size`` (or
+    none, to map one slice at a time).
+    """
+
+
 class WhileLoopReverseModeError(NumbaxError, ValueError):
     """Reverse-mode differentiation (grad, vjp) through `while_loop` or a dynamic `fori_loop`.
 

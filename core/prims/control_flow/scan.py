@@ -56,7 +56,11 @@ from core.prims.control_flow.common import (
     split_list,
     stage,
 )
-from core.prims.control_flow.errors import ScanLengthError
+from core.prims.control_flow.errors import (
+    LoopBoundsShapeError,
+    ScanLengthError,
+    ScanNoLeadingAxisError,
+)
 from core.prims.control_flow.while_loop import while_loop
 from core.prims.indexing import concatenate
 from core.prims.shapes import convert_element_type, expand_dims
@@ -492,7 +496,7 @@ def scan(
     xs_flat, xs_tree = tree_util.tree_flatten(xs)
     for x in xs_flat:
         if not get_aval(as_value(x)).ndim:  # JAX's texts, then the fix
-            raise ScanLengthError(
+            raise ScanNoLeadingAxisError(
                 f"scan got value with no leading axis to scan over: {x}.\n"
                 "Every xs leaf needs a leading axis (the one scanned over)."
             )
@@ -675,6 +679,13 @@ def fori_loop(
     """
     if not callable(body_fun):  # JAX's check and text
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
+    shape = np.broadcast_shapes(get_aval(as_value(lower)).shape, get_aval(as_value(upper)).shape)
+    if shape:  # JAX's loop condition `i < upper` is then not a scalar
+        raise LoopBoundsShapeError(
+            "cond_fun must return a boolean scalar, but got output type(s) "
+            f"[ShapedArray(bool[{','.join(map(str, shape))}])].\n"
+            "fori_loop's bounds must be scalars: pass `n[0]` or `int(n)`."
+        )
     dt = _fori_bounds_dtype(lower, upper)
     lo, hi = _concrete_int(lower), _concrete_int(upper)
     if lo is not None and hi is not None:
