@@ -100,8 +100,8 @@ from core.custom_derivatives import (
     custom_vjp,
     linear_call,
 )
-from core.devices import CpuDevice as Device
 from core.devices import (
+    Device,
     default_backend,
     device_count,
     devices,

@@ -32,7 +32,7 @@ from core.avals import ShapedArray
 from core.config import config
 from core.custom_derivatives import trace_flat
 from core.devices import (
-    CpuDevice,
+    Device,
     device_count,
     devices,
     local_device_count,
@@ -227,11 +227,11 @@ def default_device(device: Any) -> Iterator[None]:
     there, uncommitted (`core/committed.py`); committed inputs still decide for themselves.
 
     Args:
-      device: a local `CpuDevice`, or None / "cpu" for the platform's default (device 0).
+      device: a local `Device`, or None / "cpu" for the platform's default (device 0).
     """
     if device is not None and device not in devices() and device != "cpu":
         raise ValueError(f"default_device: unknown device {device!r}; available: {devices()}")
-    chosen = device if isinstance(device, CpuDevice) and device != local_devices()[0] else None
+    chosen = device if isinstance(device, Device) and device != local_devices()[0] else None
     if chosen is not None:
         placement.committed_to_device = True  # the calls' placement hooks look from now on
     with overriding_default(chosen):

@@ -42,7 +42,7 @@ class DeviceError(NumbaxError, ValueError):
     """
 
 
-class CpuDevice:
+class Device:
     """One CPU device: a worker thread of process `process_index` (`jax.Device`)."""
 
     platform = "cpu"
@@ -58,6 +58,11 @@ class CpuDevice:
     def host_id(self) -> int:
         """Deprecated JAX alias of `process_index`."""
         return self.process_index
+
+    @property
+    def client(self) -> Client:
+        """The CPU client that owns the device (`jax.Device.client`)."""
+        return _CLIENT
 
     @property
     def worker(self) -> Worker:
@@ -110,13 +115,13 @@ class Memory:
     """One memory space of a device (`jax.Device.memory(kind)`), numbered as XLA's CPU client
     numbers them: three per device, in `_MEMORY_KINDS` order."""
 
-    def __init__(self, device: CpuDevice, kind: str):
+    def __init__(self, device: Device, kind: str):
         self.kind = kind
         self.process_index = device.process_index
         self.id = 3 * device.id + list(_MEMORY_KINDS).index(kind)
         self._device = device
 
-    def addressable_by_devices(self) -> list[CpuDevice]:
+    def addressable_by_devices(self) -> list[Device]:
         """The devices that address this memory: its own."""
         return [self._device]
 
@@ -133,6 +138,37 @@ class Memory:
         name = _MEMORY_KINDS[self.kind][1]
         return f"{name}(id={self.id}, process_index={self.process_index}, client=cpu)"
 
+
+class Client:
+    """The CPU client of this process (`device.client`): its platform and its devices, as
+    `jax.Device.client` answers them."""
+
+    platform = "cpu"
+    platform_version = "cpu"
+    runtime_type = "pjrt_ifrt"
+
+    def process_index(self) -> int:
+        """This process's index (`jax.process_index()`)."""
+        return process_index()
+
+    def device_count(self) -> int:
+        """The number of devices of all processes."""
+        return device_count()
+
+    def local_device_count(self) -> int:
+        """The number of devices of this process."""
+        return local_device_count()
+
+    def devices(self) -> list[Device]:
+        """All devices, of every process."""
+        return devices()
+
+    def local_devices(self) -> list[Device]:
+        """This process's devices."""
+        return local_devices()
+
+
+_CLIENT = Client()
 
 # The devices of every process, created once (see `_devices`); the topology (this process's
 # index and every process's device count) is set by `core.distributed.initialize`.
@@ -161,13 +197,13 @@ def _local_count() -> int:
     return max(int(n), 1)
 
 
-def _devices() -> list[CpuDevice]:
+def _devices() -> list[Device]:
     found = _state["devices"]
     if found is None:
         counts = _state["counts"] or [_local_count()]
         found, first = [], 0
         for proc, n in enumerate(counts):
-            found += [CpuDevice(first + j, proc, j) for j in range(n)]
+            found += [Device(first + j, proc, j) for j in range(n)]
             first += n
         _state["devices"] = found
         # NUMBAX_NUM_CPU_DEVICES is the flag's value, as JAX_NUM_CPU_DEVICES is JAX's
@@ -199,7 +235,7 @@ def local_count_setting() -> int:
     return _local_count()
 
 
-def devices(backend: str | None = None) -> list[CpuDevice]:
+def devices(backend: str | None = None) -> list[Device]:
     """All devices, of every process, ordered by process (`jax.devices`)."""
     _check_backend(backend)
     return list(_devices())
@@ -207,7 +243,7 @@ def devices(backend: str | None = None) -> list[CpuDevice]:
 
 def local_devices(
     process_index: int | None = None, backend: str | None = None, host_id: int | None = None
-) -> list[CpuDevice]:
+) -> list[Device]:
     """The devices of process `process_index` (default: this one), like `jax.local_devices`."""
     _check_backend(backend)
     index = _state["process_index"] if process_index is None else process_index
@@ -266,20 +302,20 @@ def _check_backend(backend: str | None) -> None:
 _override = threading.local()  # `default_device` contexts of each thread
 
 
-def default_device() -> CpuDevice:
+def default_device() -> Device:
     """The device of arrays computed outside `pmap`: this process's first device, or the one a
     `core.default_device(device)` block of this thread names."""
     device = getattr(_override, "device", None)
     return local_devices()[0] if device is None else device
 
 
-def default_override() -> CpuDevice | None:
+def default_override() -> Device | None:
     """The device a `core.default_device` block of this thread names, or None."""
     return getattr(_override, "device", None)
 
 
 @contextlib.contextmanager
-def overriding_default(device: CpuDevice | None) -> Iterator[None]:
+def overriding_default(device: Device | None) -> Iterator[None]:
     """Makes `device` this thread's default device inside the block (None: the first one)."""
     before = getattr(_override, "device", None)
     _override.device = device
@@ -291,7 +327,7 @@ def overriding_default(device: CpuDevice | None) -> Iterator[None]:
 
 def check_local(device: Any) -> None:
     """Raises `DeviceError` unless `device` is one of this process's devices."""
-    if not isinstance(device, CpuDevice) or device not in _devices():
+    if not isinstance(device, Device) or device not in _devices():
         raise DeviceError(f"{device!r} is not one of core.devices(): {_devices()}.")
     if device.process_index != process_index():
         raise DeviceError(

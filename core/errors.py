@@ -832,6 +832,16 @@ class MeshShapeError(NumbaxError, ValueError):
     """
 
 
+class NamedShardingArgumentError(NumbaxError, TypeError, AttributeError):
+    """`NamedSharding` given something other than a `Mesh` or a `PartitionSpec` (JAX 0.10
+    fails reading it: an `AttributeError` for a list of devices or a tuple spec, a
+    `TypeError` for None).
+
+    Failing code: ``NamedSharding(mesh, ("data",))``. Fix: ``NamedSharding(mesh, P("data"))``;
+    a mesh from ``core.make_mesh`` or ``Mesh(devices, names)`` rather than a device list.
+    """
+
+
 class MeshAxisNotFoundError(NumbaxError, ValueError):
     """A `PartitionSpec` names an axis the mesh does not have.
 

@@ -41,6 +41,7 @@ from core.errors import (
     ExplicitAxisConstraintError,
     IndivisibleError,
     MeshAxisNotFoundError,
+    NamedShardingArgumentError,
     NoMeshError,
     ShardingShapeError,
 )
@@ -85,14 +86,15 @@ class NamedSharding(Sharding):
 
     def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
         if not isinstance(mesh, AbstractMesh):
-            raise TypeError(f"NamedSharding expects a Mesh, got {type(mesh).__name__}.")
+            raise NamedShardingArgumentError(
+                f"NamedSharding expects a Mesh, got {type(mesh).__name__}: make one with "
+                "make_mesh(shape, names) or Mesh(devices, names)."
+            )
         if not isinstance(spec, PartitionSpec):
-            if not isinstance(spec, (tuple, list)):
-                raise TypeError(
-                    f"NamedSharding expects a PartitionSpec, got {spec!r}: use PartitionSpec() "
-                    "for a replicated array."
-                )
-            spec = PartitionSpec(*spec)
+            raise NamedShardingArgumentError(
+                f"NamedSharding expects a PartitionSpec, got {spec!r}: wrap the entries, "
+                "PartitionSpec('data', None), or PartitionSpec() for a replicated array."
+            )
         used: list = []
         for entry in (*spec, *spec.unreduced, *spec.reduced):
             for name in _entry_axes(entry):
@@ -164,9 +166,26 @@ class NamedSharding(Sharding):
         out[target] = value[tuple(slice(a, b) for a, b in zip(starts, stops))]
         return out
 
-    def with_spec(self, spec: PartitionSpec) -> NamedSharding:
-        """This sharding's mesh with another spec."""
-        return NamedSharding(self.mesh, spec)
+    def update(
+        self, *, mesh: Mesh | None = None, spec: Any = None, memory_kind: str | None = None
+    ) -> NamedSharding:
+        """This sharding with another mesh, spec or memory kind (`NamedSharding.update`).
+
+        Args:
+          mesh: the new mesh (default: this one's).
+          spec: the new spec, a `PartitionSpec` or a tuple of its entries (default: this one's).
+          memory_kind: the new memory kind (default: this one's).
+
+        Returns:
+          The new `NamedSharding`.
+        """
+        if spec is not None and not isinstance(spec, PartitionSpec):
+            spec = PartitionSpec(*spec)
+        return NamedSharding(
+            self.mesh if mesh is None else mesh,
+            self.spec if spec is None else spec,
+            memory_kind=self.memory_kind if memory_kind is None else memory_kind,
+        )
 
     def check_shape(self, shape: Sequence[int], where: str = "device_put") -> None:
         """Raises `ShardingShapeError` unless an array of `shape` can be split this way."""
@@ -530,6 +549,40 @@ def result_sharding(mesh: Mesh, spec: tuple) -> NamedSharding:
     otherwise."""
     explicit = bool(mesh.axis_types) and all(t is AxisType.Explicit for t in mesh.axis_types)
     return NamedSharding(mesh, as_partition_spec(spec, full_rank=explicit))
+
+
+def untyped_results(out: Any) -> Any:
+    """The arrays of `out` with their `NamedSharding` specs as XLA's propagation reports them,
+    without trailing Nones: a `jit` with `in_shardings` called on data not placed by a
+    `NamedSharding` gives such results in JAX 0.10.2 (its inputs' types carry no sharding), where
+    typed inputs give one entry per axis.
+
+    Args:
+      out: the jitted call's results (a pytree).
+
+    Returns:
+      `out`, its arrays re-placed where a spec ends in None.
+    """
+
+    def one(leaf: Any) -> Any:
+        sharding = getattr(leaf, "_sharding", None) if isinstance(leaf, Array) else None
+        if not isinstance(sharding, NamedSharding) or not sharding.spec:
+            return leaf
+        entries = list(sharding.spec)
+        if entries[-1] is not None:
+            return leaf
+        while entries and entries[-1] is None:
+            entries.pop()
+        spec = sharding.spec
+        target = NamedSharding(
+            sharding.mesh, PartitionSpec(*entries, unreduced=spec.unreduced, reduced=spec.reduced)
+        )
+        if leaf.is_ready():
+            return Array._placed(leaf._value, leaf._aval, target)
+        leaf._sharding = target  # a pending output: made for this call alone
+        return leaf
+
+    return tree_util.tree_map(one, out)
 
 
 def on_context_mesh(x: Any, host_data: bool = False) -> Any:

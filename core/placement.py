@@ -26,9 +26,11 @@ import numpy as np
 from core import tree_util
 from core.ad_util import Zero
 from core.array import Array
-from core.devices import CpuDevice, DeviceError, process_count
+from core.devices import Device, DeviceError, process_count
+from core.dtypes import canonicalize_dtype
 from core.errors import InvalidJaxTypeError, NumbaxError
 from core.interpreters.jvp import deflinear
+from core.mesh import AxisType
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
 from core.primitive import Primitive
@@ -36,6 +38,7 @@ from core.prims import prng
 from core.prng_key import PRNGKeyArray
 from core.sharding import pmap_sharding
 from core.sharding_base import PartitionSpec, Sharding, placed
+from core.sharding_propagation import shape_str
 from core.trace import Tracer, as_value
 
 
@@ -62,7 +65,7 @@ def device_put(
 
     Args:
       x: a pytree of arrays or scalars.
-      device: a local `CpuDevice`, a `Sharding` (e.g. `NamedSharding(mesh, spec)`, checked
+      device: a local `Device`, a `Sharding` (e.g. `NamedSharding(mesh, spec)`, checked
         against the arrays as in JAX), a bare `PartitionSpec` (over the mesh set by
         `core.set_mesh`), a tree of those matching (a prefix of) `x`, or None (the default
         device, uncommitted).
@@ -148,7 +151,7 @@ device_put_p.def_batch(lambda args, dims, **params: (device_put_p.bind(*args, **
 prng.def_physical_like(device_put_p)  # keys pass through as their data
 
 
-def device_put_replicated(x: Any, devices: list[CpuDevice], axis_name: str | None = None) -> Any:
+def device_put_replicated(x: Any, devices: list[Device], axis_name: str | None = None) -> Any:
     """Stacks `len(devices)` copies of every leaf of `x`, slice `i` on `devices[i]` (the
     input layout of `pmap` for replicated state; `jax.device_put_replicated`), over a mesh
     whose one axis is `axis_name` (JAX's `_internal_pmap_axis_name` without one). The copies
@@ -163,7 +166,7 @@ def device_put_replicated(x: Any, devices: list[CpuDevice], axis_name: str | Non
     return tree_util.tree_map(copies, x)
 
 
-def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:
+def device_put_sharded(shards: list[Any], devices: list[Device]) -> Any:
     """Stacks the pytrees `shards` leaf by leaf, slice `i` on `devices[i]`
     (`jax.device_put_sharded`)."""
     if len(shards) != len(devices):
@@ -210,13 +213,39 @@ def _addressable_indices(sharding: Any, shape: tuple[int, ...], name: str) -> di
     return sharding.addressable_devices_indices_map(shape)
 
 
-def _check_shard(sharding: Any, shape: tuple[int, ...], block: np.ndarray) -> None:
+def _check_shard(sharding: Any, shape: tuple[int, ...], block: np.ndarray, dtype: Any) -> None:
+    """JAX's check of a shard's shape: ValueError naming the array's type as JAX prints it
+    (`float32[8@i]`: the axes split over `Explicit` mesh axes marked)."""
     expected = tuple(sharding.shard_shape(shape))
     if block.shape != expected:
+        spec = getattr(sharding, "spec", ())
+        mesh = getattr(sharding, "mesh", None)
+        explicit = {
+            n for n, t in zip(getattr(mesh, "axis_names", ()), getattr(mesh, "axis_types", ()))
+            if t is AxisType.Explicit
+        }  # fmt: skip
+        typed = [
+            e if e is not None and set(e if isinstance(e, tuple) else (e,)) <= explicit else None
+            for e in spec
+        ]
         raise ValueError(
             f"Expected shard shape {expected} doesn't match the single device array shape "
-            f"{block.shape}. Shape of Array is {shape} with sharding {sharding!r}"
+            f"{block.shape}. Shape of Array is {np.dtype(dtype).name}[{shape_str(shape, typed)}]"
+            f" with sharding {sharding!r}"
         )
+
+
+def _callback_dtype(block: np.ndarray, dtype: Any) -> np.dtype:
+    """The dtype of `make_array_from_callback`'s array: its shards' (canonical), which a given
+    `dtype` must match (JAX's ValueError)."""
+    found = canonicalize_dtype(block.dtype)
+    if dtype is not None and canonicalize_dtype(dtype) != found:
+        raise ValueError(
+            "If `dtype` is provided to `jax.make_array_from_callback`, it must match the dtype "
+            f"of the addressable shards. Got dtype={np.dtype(dtype).name} and shard "
+            f"dtype={found.name}`."
+        )
+    return found
 
 
 def make_array_from_callback(
@@ -242,9 +271,10 @@ def make_array_from_callback(
     out = None
     for index in _addressable_indices(sharding, shape, "make_array_from_callback").values():
         block = np.asarray(data_callback(index))
-        _check_shard(sharding, shape, block)
+        found = _callback_dtype(block, dtype)
+        _check_shard(sharding, shape, block, found)
         if out is None:
-            out = np.empty(shape, dtype or block.dtype)
+            out = np.empty(shape, found)
         out[index] = block
     return device_put(out, sharding)
 
@@ -285,9 +315,9 @@ def make_array_from_single_device_arrays(
             "on its own device (`device_put(shard, device)`)."
         )
     blocks = [np.asarray(a) for a in arrays]
-    for block in blocks:
-        _check_shard(sharding, shape, block)
     out = np.empty(shape, dtype or (blocks[0].dtype if blocks else np.float32))
+    for block in blocks:
+        _check_shard(sharding, shape, block, out.dtype)
     for device, block in zip(devices, blocks):  # each shard where its device's index says
         if device not in indices:
             raise ValueError(

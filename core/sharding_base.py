@@ -16,7 +16,7 @@ from typing import Any
 
 from core.array import Array, register_placement
 from core.avals import interned
-from core.devices import CpuDevice, DeviceError, check_local, default_device, process_index
+from core.devices import Device, DeviceError, check_local, default_device, process_index
 from core.trace import as_value
 
 
@@ -113,9 +113,10 @@ class _Unconstrained:
 
 def _canonical_entry(entry: Any) -> Any:
     """A `PartitionSpec` entry as JAX stores it: a tuple or list of mesh axis names as a tuple,
-    one name alone (``('x',)`` is ``'x'``), none as None."""
+    one name alone (``('x',)`` is ``'x'``), none (or any other false value: ``0``, ``''``) as
+    None."""
     if not isinstance(entry, (tuple, list)):
-        return entry
+        return entry if entry else None
     return None if not entry else entry[0] if len(entry) == 1 else tuple(entry)
 
 
@@ -124,7 +125,7 @@ class PartitionSpec(tuple):
 
     One entry per array axis: ``None`` (replicated), a mesh axis name, or a tuple of names
     (a tuple of one name is stored as the name, as JAX does). A tuple subclass that pytree
-    utilities treat as a leaf, as in JAX.
+    utilities treat as a leaf and that equals only another `PartitionSpec`, as JAX's `P`.
 
     Example::
 
@@ -168,9 +169,11 @@ class PartitionSpec(tuple):
         return f"P({entries}{', '.join(sets)})"
 
     def __eq__(self, other: object) -> bool:
-        return tuple.__eq__(self, other) is True and (
-            not isinstance(other, PartitionSpec)
-            or (self.unreduced, self.reduced) == (other.unreduced, other.reduced)
+        # JAX 0.10's `P` is no tuple: it equals only an equal `P` (`P('a') == ('a',)` is False)
+        return (
+            isinstance(other, PartitionSpec)
+            and tuple.__eq__(self, other) is True
+            and (self.unreduced, self.reduced) == (other.unreduced, other.reduced)
         )
 
     def __ne__(self, other: object) -> bool:
@@ -266,7 +269,7 @@ def as_sharding(device: Any) -> Sharding:
         for d in device.device_set:
             check_local(d)
         return device
-    if isinstance(device, CpuDevice):
+    if isinstance(device, Device):
         check_local(device)
         return SingleDeviceSharding(device)
     raise DeviceError(

@@ -67,7 +67,7 @@ from core.jit.errors import (
 from core.jit.kernel_call import abstract_leaf_key, key_aval, leaf_key, reraise_signal, ticks
 from core.jit.kernel_call import concrete_inputs as _concrete_inputs
 from core.jit.stages import Lowered, Traced, check_compiled_call
-from core.named_sharding import place
+from core.named_sharding import NamedSharding, place, untyped_results
 from core.parallel.axis_env import staged_axes
 from core.primitive import Primitive
 from core.prims import prng
@@ -1001,6 +1001,10 @@ class ShardedJitted(Jitted):
                     )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        typed = any(  # an input placed by a NamedSharding carries it in its type (JAX 0.10)
+            isinstance(getattr(leaf, "_sharding", None), NamedSharding)
+            for leaf in tree_util.tree_leaves((args, kwargs))
+        )
         if self._in_shardings is not None:
             dynamic = [i for i in range(len(args)) if i not in self._static_argnums]
             placed = place(tuple(args[i] for i in dynamic), self._in_shardings, "jit in_shardings")
@@ -1012,8 +1016,9 @@ class ShardedJitted(Jitted):
         out = super().__call__(*args, **kwargs)
         if self._out_shardings is None:
             device = _one_device(self._in_shardings)
-            # JAX computes where the inputs are: on their one device, committed to it
-            return out if device is None else place(out, device, "jit in_shardings")
+            if device is not None:  # JAX computes where the inputs are: on their one device
+                return place(out, device, "jit in_shardings")
+            return out if typed or self._in_shardings is None else untyped_results(out)
         return place(out, self._out_shardings, "jit out_shardings")
 
 

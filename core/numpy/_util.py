@@ -30,14 +30,16 @@ from core.prng_key import PRNGKeyArray
 from core.ref import AbstractRef, Ref
 from core.trace import Tracer, current_trace, eval_trace, get_aval
 
-_NOT_ARRAYLIKE = (list, tuple, type(None), Ref)  # a Ref is read with ref[...] first, as in JAX
+# a Ref is read with ref[...] first, as in JAX; a dict or set is no array either (JAX 0.10.2)
+_NOT_ARRAYLIKE = (list, tuple, type(None), Ref, dict, set, frozenset)
 
 
 def check_arraylike(name: str, *args: Any) -> None:
-    """Raises JAX's `TypeError` for an argument that is a list, a tuple or None: `jnp`
-    functions do not convert sequences, `jnp.array` does. Every public `jnp` function calls it
-    on the arguments JAX checks, with JAX's name for the function (its message is part of the
-    API, `tests/core/numpy/test_arraylike.py`); one `isinstance` per argument, eager or traced.
+    """Raises JAX's `TypeError` for an argument that is a list, a tuple, a dict, a set or
+    None: `jnp` functions do not convert sequences, `jnp.array` does. Every public `jnp`
+    function calls it on the arguments JAX checks, with JAX's name for the function (its
+    message is part of the API, `tests/core/numpy/test_arraylike.py`); one `isinstance` per
+    argument, eager or traced.
     """
     for x in args:
         if isinstance(x, _NOT_ARRAYLIKE):
@@ -362,6 +364,9 @@ def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
             "The axis argument must be known statically. Fix: pass the axis as a Python int "
             "(static_argnums= under jit).",
         )
+    if not ndim:  # a scalar has no axis to reduce (JAX's check; `canonicalize_axis` allows 0)
+        for a in axis if isinstance(axis, (tuple, list)) else [axis]:
+            raise AxisError(f"axis {a} is out of bounds for array of dimension 0")
     if isinstance(axis, (tuple, list)):
         axes = tuple(canonicalize_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):

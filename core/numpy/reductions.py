@@ -220,6 +220,11 @@ def _inexact_operand(
         aval.dtype if dtypes.kind(aval.dtype) in "fc" else dtypes.default_float()
     )
     a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's statistics
+    if not aval.ndim and axis not in (None, ()):
+        raise AxisError(  # JAX's first line: its count reads a.shape[axis] first
+            f"tuple index out of range\njnp.{name}: axis {axis} is out of bounds for an array "
+            "of dimension 0"
+        )
     return a, aval.shape, reduction_axes(axis, aval.ndim), dt
 
 

@@ -194,3 +194,15 @@ def test_device_memories_are_named_and_numbered_as_jaxs():
     assert d1.memory("pinned_host").addressable_by_devices() == [d1]
     with pytest.raises(RuntimeError, match="^INVALID_ARGUMENT: Could not find memory addressable"):
         d1.memory("x")
+
+
+def test_device_type_and_client_as_jax_names_them():
+    d = core.devices()[0]
+    # JAX 0.10.2: type(d).__name__ == 'Device' (jaxlib._jax.Device), repr 'CpuDevice(id=0)'
+    assert type(d).__name__ == "Device" and type(d) is core.Device and repr(d) == "CpuDevice(id=0)"
+    client = d.client  # JAX 0.10.2: platform 'cpu', platform_version 'cpu', runtime 'pjrt_ifrt'
+    assert (client.platform, client.platform_version, client.runtime_type) == (
+        "cpu", "cpu", "pjrt_ifrt",
+    )  # fmt: skip
+    assert client.process_index() == 0 and client.device_count() == 8
+    assert client.devices() == core.devices() and core.devices()[5].client is client

@@ -54,7 +54,7 @@ def test_from_single_device_arrays_and_process_local_data(mesh):
     np.testing.assert_array_equal(c, np.arange(4.0))
 
 
-def test_errors(mesh):  # JAX's messages (the shard-shape one ends with numbax's shape format)
+def test_errors(mesh):  # JAX's messages
     sharding = NamedSharding(mesh, P("x", "y"))
     with pytest.raises(ValueError, match=r"global_shape should be None or equal to local_data"):
         core.make_array_from_process_local_data(sharding, DATA, (8, 8))
@@ -89,3 +89,36 @@ def test_a_device_for_a_sharding_is_jaxs_type_error():
     # <class 'jaxlib._jax.Device'>" (numbax's device class in the type's place)
     with pytest.raises(TypeError, match="^sharding should be an instance of `jax.sharding`. Got"):
         core.make_array_from_callback((8,), core.devices()[0], lambda i: np.zeros(8)[i])
+
+
+SHARD_SHAPE_CASES = [  # (mesh, spec, JAX 0.10.2's type in "Shape of Array is ...")
+    ("mesh", P(("x", "y")), "float32[8@(x,y),4]"),
+    ("mesh", P(None, "x"), "float32[8,4@x]"),
+    ("auto", P("i"), "float32[8,4]"),
+    ("device", None, "float32[8,4]"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "spec", "typed"), SHARD_SHAPE_CASES)
+def test_shard_shape_error_prints_the_arrays_type(mesh, kind, spec, typed):
+    if kind == "mesh":
+        sharding = NamedSharding(mesh, spec)
+    elif kind == "auto":  # Mesh(...)'s axes are Auto: no sharding in the type
+        sharding = NamedSharding(core.sharding.Mesh(core.devices(), ("i",)), spec)
+    else:
+        sharding = SingleDeviceSharding(core.devices()[0])
+    with pytest.raises(ValueError) as info:
+        core.make_array_from_callback((8, 4), sharding, lambda i: np.ones((3, 3)))
+    assert f"single device array shape (3, 3). Shape of Array is {typed} with " in str(info.value)
+
+
+def test_callback_dtype_must_match_the_shards():
+    sharding = SingleDeviceSharding(core.devices()[0])
+    with pytest.raises(ValueError) as info:  # JAX 0.10.2's message (float64 shards: float32)
+        core.make_array_from_callback((8,), sharding, lambda i: np.ones(8), dtype=np.int32)
+    assert str(info.value) == (
+        "If `dtype` is provided to `jax.make_array_from_callback`, it must match the dtype of "
+        "the addressable shards. Got dtype=int32 and shard dtype=float32`."
+    )
+    out = core.make_array_from_callback((8,), sharding, lambda i: np.ones(8, np.int64))
+    assert out.dtype == np.int32  # JAX 0.10.2: int32 (canonical)

@@ -43,7 +43,11 @@ def _collective(name: str) -> Primitive:
 # psum / pmax / pmin: reduce over the named axis, the result is the same for every element
 
 
-def _reducer(name: str, reduce, scale_unbatched: bool) -> Primitive:
+def _reducer(name: str, reduce, scale_unbatched: bool, nan_fill: float | None = None) -> Primitive:
+    """A reducing collective; `nan_fill` (pmax, pmin) is what a float NaN counts as when the
+    batch elements are a `shard_map`'s devices: XLA's CPU all-reduce max and min skip NaNs
+    there (a NaN on every device gives -inf / inf), as over a `pmap` (`collective_ops`),
+    while a `vmap`'s reduce propagates them, as JAX 0.10.2 does."""
     prim = _collective(name)
     prim.def_abstract_eval(lambda x, *, axis_name: x)
 
@@ -55,6 +59,8 @@ def _reducer(name: str, reduce, scale_unbatched: bool) -> Primitive:
         if d is None:
             out = ew.mul(x, ew.full_like(x, axis_trace.axis_size)) if scale_unbatched else x
         else:
+            if nan_fill is not None and axis_trace.per_device and _is_float(x):
+                x = ew.select_n(ew.ne(x, x), x, ew.full_like(x, nan_fill))
             out = reduce(x, (d,))
         return (prim.bind(out, axis_name=rest) if rest else out), None
 
@@ -103,8 +109,13 @@ psum_axes_p.def_batch(_psum_axes_batch)
 deflinear(psum_axes_p)
 psum_axes_p.def_transpose(_psum_axes_transpose)
 
-pmax_p = _reducer("pmax", rd.reduce_max, False)
-pmin_p = _reducer("pmin", rd.reduce_min, False)
+
+def _is_float(x) -> bool:
+    return dtypes.kind(get_aval(x).dtype) == "f"
+
+
+pmax_p = _reducer("pmax", rd.reduce_max, False, -float("inf"))
+pmin_p = _reducer("pmin", rd.reduce_min, False, float("inf"))
 
 
 def _pext_jvp(prim):
