@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
 import gc
 import os
 import pickle
@@ -80,6 +81,13 @@ class _Worker:
             stdout=subprocess.PIPE,
             env=env,
         )
+        # A child starts with its parent thread's CPU mask: a worker started on a pmap device's
+        # thread, which keeps to one CPU (the optimized twins of its first run, `program`),
+        # would compile on that device's core alone.
+        cpus = threads.process_cpus()
+        if cpus is not None:
+            with contextlib.suppress(OSError):  # it has exited already
+                os.sched_setaffinity(self.proc.pid, cpus)
         self.lock = threading.Lock()  # one request at a time (programs compiled by threads)
         self.started = False
 

@@ -10,6 +10,7 @@ import time
 import uuid
 
 import numpy as np
+import pytest
 
 import core
 import core.numpy as jnp
@@ -249,6 +250,7 @@ WARM_CHILD = """
 import json
 import sys
 import numpy as np
+import pytest
 import core
 import core.numpy as jnp
 from core.backends.llvm import nests, shells
@@ -343,3 +345,17 @@ def test_a_process_that_started_workers_exits_without_resource_warnings(tmp_path
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "ResourceWarning" not in out.stderr, out.stderr[-2000:]
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to keep to")
+def test_a_worker_started_on_a_thread_kept_to_one_cpu_runs_on_the_process_cpus():
+    """A pmap device's thread keeps to one CPU (`core.device_worker`) and may start the
+    workers that build a first run's optimized twins; a child inherits its parent thread's
+    mask, and the worker is given the process's CPUs back."""
+    cpus = os.sched_getaffinity(0)
+    start = lambda: workers._Worker()  # noqa: E731
+    worker = core.devices()[1].worker.submit(start, cpu=min(cpus)).result(timeout=60)
+    try:
+        assert os.sched_getaffinity(worker.proc.pid) == cpus
+    finally:
+        worker.close()
