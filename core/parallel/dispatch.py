@@ -355,11 +355,12 @@ def _run_shard(name, axis_name, communicator, store, shared, rank, exe, args) ->
     """Runs on device `rank`'s thread: the compiled program on its slice (its variant of the
     `shared` plan, if there is one); stores its outputs. While a trace records, the slice is
     an event `pmap_<name>` on the device's thread."""
-    start = time.perf_counter_ns()
+    start, cpu = time.perf_counter_ns(), time.thread_time_ns()
     try:
         with axis_env.running(axis_name, communicator, rank), communicator.placed(rank):
             outs = exe(*args)
             communicator.check(rank)
+            communicator.busy(rank, time.thread_time_ns() - cpu, time.perf_counter_ns() - start)
             store(rank, outs, None if shared is None else shared.owner)
     except BaseException:
         communicator.abort()  # the other devices would wait for this one forever

@@ -13,7 +13,7 @@ import pytest
 import core
 from core import lax
 from core.jit import host_calls
-from core.parallel import axis_env, collective_ops
+from core.parallel import axis_env, collective_ops, communicator
 from core.parallel.communicator import SMALL, ThreadCommunicator
 
 
@@ -115,7 +115,7 @@ def test_compiled_host_collectives_borrow_the_kernels_arrays(monkeypatch):
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs a core per device")
-def test_a_device_waiting_at_a_collective_runs_pieces_of_the_others_loops():
+def test_a_device_waiting_at_a_collective_runs_pieces_of_the_others_loops(monkeypatch):
     """Two devices (a core each) whose programs differ in length: device 0 runs three 384^3
     products (three parts each), device 1 one, then both psum. Device 1 waits at the psum and
     takes parts of device 0's products from the desk (`pool.desk`); the results equal, bit
@@ -123,6 +123,8 @@ def test_a_device_waiting_at_a_collective_runs_pieces_of_the_others_loops():
     the calls ended."""
     from core.backends.llvm import pool
 
+    monkeypatch.setattr(communicator, "HELP_SHARE", 0.0)  # next to busy processes too
+    monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
     w = np.random.default_rng(0).normal(size=(384, 384)).astype(np.float32) / 20
 
     def f(x, n):
@@ -145,3 +147,53 @@ def test_a_device_waiting_at_a_collective_runs_pieces_of_the_others_loops():
     assert desk.stats()["pieces"] > before
     core.effects_barrier()  # every call has ended (a read may return before its call ends)
     assert desk.state[pool.HELPERS] == 0
+
+
+class _Desk:
+    """Stands for `pool.desk()`: counts the calls that join it."""
+
+    def __init__(self):
+        self.joined = 0
+
+    def join(self, size: int) -> int:
+        self.joined += 1
+        return 1234  # an address the fake devices never read
+
+    def leave(self, size: int) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("cpu", "wall", "helps"),
+    [
+        ((9, 8), (10, 10), True),  # a core each: the next call helps too
+        ((2, 3), (10, 10), False),  # other processes took most of the cores: it does not
+        ((9, 0), (10, 10), False),  # the share of both devices counts
+    ],
+)
+def test_the_devices_help_each_other_only_while_they_get_their_cores(monkeypatch, cpu, wall, helps):
+    """A call whose devices got less than `HELP_SHARE` of their wall time in CPU time leaves
+    the desk to the next calls for `HELP_PAUSE_S` seconds (awake on a shared core, a waiting
+    device took that core from the processes that delayed the other device); then a call
+    tries it again."""
+    desk = _Desk()
+    monkeypatch.setattr(communicator, "_desk", [lambda: desk])
+    monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
+    monkeypatch.setattr(communicator, "_cores", lambda: 2)
+
+    def call(busy: bool) -> bool:
+        c = ThreadCommunicator(2)
+        c.join_desk()
+        joined = c.block.words[communicator.DESK] != 0
+        if busy:
+            for rank in range(2):
+                c.busy(rank, cpu[rank], wall[rank])
+        c.leave_desk()
+        c.release()
+        return joined
+
+    with core.config.override("pmap_devices_help", True):
+        assert call(True)
+        assert call(False) == helps
+        communicator._help_paused_until[0] -= communicator.HELP_PAUSE_S
+        assert call(False)
