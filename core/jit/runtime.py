@@ -81,12 +81,14 @@ def cmul(a, b):
     return complex(vecmath.fma(ar, br, -(ai * bi)), vecmath.fma(ai, br, ar * bi))
 
 
-@cached_njit(**_OPTS)
+@cached_njit(**dict(_OPTS, fastmath={"contract"}))
 def cdiv(a, b):
     """Complex `a / b` as XLA divides (numba's division raises ZeroDivisionError): Smith's
     algorithm, and where it gives (nan, nan) C99's infinities and zeros: a zero divisor gives
     inf times the dividend, an infinite dividend over a finite divisor inf, a finite dividend
-    over an infinite divisor 0."""
+    over an infinite divisor 0. Its two divisions by `d` divide (with `arcp`, LLVM multiplied
+    by `1 / d`: 45% of random complex64 quotients were off JAX's by an ulp); the lean back
+    end's IR of it is `core/backends/llvm/complex_ir.divide`."""
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     if np.abs(br) < np.abs(bi):
         t = br / bi

@@ -615,7 +615,8 @@ def _scaled_norm(x1: Any, x2: Any, zero_slope: bool) -> Any:
     """`sqrt(x1**2 + x2**2)` as JAX's hypot: `big * sqrt(1 + (small/big)**2)`, inf if either is.
 
     At (0, 0) the value is `big` itself, so the gradient is JAX's hypot one (1/2 to each
-    operand); `zero_slope` makes it 0 instead, the gradient of the complex modulus at 0."""
+    operand); `zero_slope` makes it 0 instead, the gradient of the complex modulus at 0, whose
+    value is XLA's: NaN if either part is NaN (|nan + inf j| is nan, `hypot(nan, inf)` inf)."""
     a, b = ew.abs(x1), ew.abs(x2)
     big, small = ew.max(a, b), ew.min(a, b)
     zero = ew.eq(big, ew.full_like(big, 0))
@@ -624,7 +625,8 @@ def _scaled_norm(x1: Any, x2: Any, zero_slope: bool) -> Any:
     out = ew.mul(big, ew.sqrt(ew.add(ew.full_like(ratio, 1), ew.mul(ratio, ratio))))
     out = ew.select_n(zero, out, ew.full_like(out, 0) if zero_slope else big)
     inf = ew.full_like(out, np.inf)
-    return ew.select_n(ew.bitwise_or(ew.eq(a, inf), ew.eq(b, inf)), out, inf)
+    infinite = ew.eq(big, inf) if zero_slope else ew.bitwise_or(ew.eq(a, inf), ew.eq(b, inf))
+    return ew.select_n(infinite, out, inf)
 
 
 def _scale_log_parts(x: Any, scale) -> Any:

@@ -20,6 +20,8 @@ arrays to Python) to numba, which then compiles a short shell, or lowers that sh
                   calls, over `float_ir.py` (float IR with numba's flags), `vm_f32.py`,
                   `vm_trig.py` (glibc's sinf/cosf/tanf), `vm_f64.py`, `numpy_ir.py` and
                   `runtime_ir.py` (`core/jit/runtime.py`'s functions).
+    complex_ir.py complex products and quotients (`rt.cmul`, `rt.cdiv`) on numba's pairs of
+                  floats, as XLA rounds them.
     settle.py     the fast-math choices (FMA contraction, reciprocals) made in the IR and the
                   flags removed, so that the quick tier and O3 compute the same bits.
     nests.py      at module execution: compiles a kernel's nests as one module with numba's

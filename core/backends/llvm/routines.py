@@ -416,10 +416,9 @@ class Routine(translate.Nest):
         self.signature = tuple(signature)
         self.params = list(zip(params, signature))
         for name, ty in self.params:
-            if isinstance(ty, types.Array):
-                translate.scalar_type(np.dtype(str(ty.dtype)))
-            else:
-                translate.scalar_type(np.dtype(str(ty)))
+            dtype = np.dtype(str(ty.dtype if isinstance(ty, types.Array) else ty))
+            if isinstance(translate.scalar_type(dtype), types.Complex):
+                raise translate.Unsupported(f"complex {name}")  # routines are real code
             self.env[name] = ty
         self.types: dict[str, types.Type] = {}
         self._body(self.body)  # types every name (no builder yet)

@@ -149,7 +149,7 @@ def available() -> bool:
     _type_cell()
     for exc in (TypeError, MemoryError):
         _cell(f"numbax_shell_{exc.__name__}", exc)
-    for code in "?bBhHiIlLfd":
+    for code in "?bBhHiIlLfdFD":
         _descr_cell(np.dtype(code))
     return llvm.address_of_symbol("NRT_adapt_ndarray_to_python_acqref") is not None
 
@@ -623,7 +623,7 @@ class Shell(translate.Expressions):
         else:
             ty, v = self.expr(value)
         ty = types.unliteral(ty)
-        if not isinstance(ty, (types.Number, types.Boolean)) or isinstance(ty, types.Complex):
+        if not isinstance(ty, (types.Number, types.Boolean)):
             raise translate.Unsupported(f"{name} of type {ty}")
         self._bind_scalar(name, ty, v)
 
@@ -778,9 +778,7 @@ class Shell(translate.Expressions):
             else:
                 ty, x = self.expr(v)
                 ty = types.unliteral(ty)
-                if not isinstance(ty, (types.Number, types.Boolean)) or isinstance(
-                    ty, types.Complex
-                ):
+                if not isinstance(ty, (types.Number, types.Boolean)):
                     raise translate.Unsupported(f"{ast.unparse(v)} of type {ty}")
                 bound.append((False, (ty, x)))
         for t, (array, item) in zip(target.elts, bound):

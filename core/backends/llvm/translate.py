@@ -5,7 +5,10 @@ assignments of scalars (`x += v` too), `for i in range(...)` loops (`continue` t
 statements, `rt.threads()`, `rt.helpers()`, `rt.ld(a, flat)`,
 `rt.st(a, flat, v)`, `rt.where(c, x, y)`, scalar arithmetic, comparisons and bit operations,
 `np.float32(x)`-style casts, `np.*`/`math.*` functions of scalars and the `vm.*` math of
-`core/jit/vecmath.py`. `Nest` types it and writes it as one LLVM function
+`core/jit/vecmath.py`. Scalars are real, boolean or complex (numba's pair of floats: `x.real`,
+`x.imag`, `complex(a, b)`, `np.complex64(x)`, `+`, `-`, `==` as numba lowers them, and the
+kernels' `rt.cmul`/`rt.cdiv` as `complex_ir.py` writes them). `Nest` types it and writes it
+as one LLVM function
 
     define void @<name>(ptr <array data>..., <scalar>..., ptr <output>...)
 
@@ -46,7 +49,7 @@ import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 
-from core.backends.llvm import parallel, settle
+from core.backends.llvm import complex_ir, parallel, settle
 from core.backends.llvm import target as lean_target
 from core.errors import NumbaxError
 from core.jit.vecmath_ops import (
@@ -104,6 +107,7 @@ _GLOBAL_NAMES = {
     "threaded_range",  # THREADED_RANGE
     "max",
     "min",
+    "complex",
     "True",
     "False",
     *_MODULES,
@@ -142,10 +146,10 @@ def _scratch_library():
 
 @functools.cache
 def scalar_type(dtype) -> types.Type:
-    """The numba scalar type of numpy `dtype` (real and bool only); memoized (numpy's
+    """The numba scalar type of numpy `dtype` (real, complex and bool); memoized (numpy's
     `dtype.name` takes tens of microseconds, and a rewrite asks thousands of times)."""
     dtype = np.dtype(dtype)
-    if dtype.kind not in "biuf" or dtype == np.float16:
+    if dtype.kind not in "biufc" or dtype in (np.float16, np.longdouble, np.clongdouble):
         raise Unsupported(f"dtype {dtype}")
     return types.boolean if dtype == np.bool_ else getattr(types, dtype.name)
 
@@ -161,8 +165,8 @@ def constant_type(name: str) -> types.Type | None:
 def constant_value(name: str, ty: types.Type):
     """The value of module constant `name` of type `ty`."""
     code, bits = name.split("_")[1:]
-    dtype = np.dtype(code)
-    return np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
+    dtype = np.dtype(code)  # the bytes as one little-endian integer (`source.const`)
+    return np.frombuffer(int(bits, 16).to_bytes(dtype.itemsize, "little"), dtype)[0].item()
 
 
 def _unify(a: types.Type, b: types.Type) -> types.Type:
@@ -227,6 +231,14 @@ class Expressions:
         if name in ("np.inf", "np.nan", "math.pi", "math.inf", "math.nan"):
             value = float(eval(name, _MODULES))  # noqa: S307 (a fixed name)
             return types.float64, self._constant(value, types.float64) if self.builder else None
+        if node.attr in ("real", "imag"):  # a complex number's part
+            ty, value = self.expr(node.value)
+            if not isinstance(ty, types.Complex):
+                raise Unsupported(f".{node.attr} of {ty}")
+            part = ty.underlying_float
+            if not self.builder:
+                return part, None
+            return part, self.builder.extract_value(value, int(node.attr == "imag"))
         raise Unsupported(ast.unparse(node))
 
     def _constant(self, value, ty: types.Type):
@@ -303,6 +315,7 @@ class Expressions:
             with target.push_code_library(scratch):
                 value = _implementation(fnty, sig)(self.builder, values)
         except Exception as e:  # e.g. an implementation using numba's calling convention
+            scratch._linking_libraries.clear()  # what it registered is not linked
             raise Unsupported(f"{fn} on {argtys}: {e}") from None
         if scratch._linking_libraries:  # it calls code numba compiled: not ours to link
             scratch._linking_libraries.clear()
@@ -336,6 +349,10 @@ class Expressions:
             return self._extremum(fn, args)
         if fn in ("rt.idiv", "rt.udiv", "rt.irem"):
             return getattr(self, f"_{fn[3:]}")(*args)
+        if fn in ("rt.cmul", "rt.cdiv"):
+            return self._complex_op(fn, args)
+        if fn == "complex":
+            return self.apply(complex, args)
         module, _, attr = fn.partition(".")
         obj = None
         if module in _MODULES and attr.isidentifier() and "." not in attr:
@@ -343,6 +360,20 @@ class Expressions:
         if obj is None:
             raise Unsupported(f"call of {fn}")
         return self.apply(obj, args)
+
+    def _complex_op(self, fn: str, args: list[tuple]):
+        """`rt.cmul(a, b)`/`rt.cdiv(a, b)` of two complex numbers (`complex_ir.py`): of their
+        unified type, as numba types the runtime's functions."""
+        if len(args) != 2:
+            raise Unsupported(f"{fn} of {len(args)} arguments")
+        kind = _unify(args[0][0], args[1][0])
+        if not isinstance(kind, types.Complex):
+            raise Unsupported(f"{fn} on {[t for t, _ in args]}")
+        if not self.builder:
+            return kind, None
+        a, b = (self.cast(x, kind) for x in args)
+        emit = complex_ir.multiply if fn == "rt.cmul" else complex_ir.divide
+        return kind, emit(self.builder, a, b)
 
     def _extremum(self, fn: str, args: list[tuple]):
         """`max`/`min` of two or more int64s (the chunk bounds of threadable loops): numba
@@ -533,8 +564,6 @@ class Nest(Expressions):
         for name in scalars:
             if not isinstance(env[name], (types.Number, types.Boolean)):
                 raise Unsupported(f"{name} of type {env[name]}")
-            if isinstance(env[name], types.Complex):
-                raise Unsupported(f"complex {name}")
         for name in arrays:
             scalar_type(np.dtype(str(env[name].dtype)))
         self.params = (
@@ -692,7 +721,7 @@ class Nest(Expressions):
                 self.builder.store(value, ptr)
             return
         ty, value = self.expr(node.value)
-        scalar = isinstance(ty, (types.Number, types.Boolean)) and not isinstance(ty, types.Complex)
+        scalar = isinstance(ty, (types.Number, types.Boolean))
         if not scalar and not (isinstance(ty, types.UniTuple) and ty.dtype in _INTS):
             raise Unsupported(f"{name} of type {ty}")
         if self.builder is None:

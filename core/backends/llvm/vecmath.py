@@ -33,8 +33,11 @@ Conditional expressions and `if`s become `select`s (their sides are pure values)
 exceptions: a division whose divisor the source tests for 0 divides by a safe divisor instead
 (x86 traps), and `rt.digamma` keeps numba's branches and loop (its recurrence runs a
 data-dependent number of times). `rt.polygamma` (numba lowers its `float ** int` as compiled
-code with an exception path), complex numbers and float16 are not supported: such kernels stay
-numba.
+code with an exception path) and float16 are not supported: such kernels stay numba. Complex
+values are numba's `{float, float}` pairs (`translate.py`: loads, stores, casts, `+`, `-`,
+`==`, `.real`/`.imag`, `complex(a, b)` by numba's implementations; `rt.cmul`/`rt.cdiv` by
+`complex_ir.py`); complex functions numba compiles as calls (`np.exp` of a complex, ...) stay
+numba's, and the lowering rules expand the ones XLA expands (exp) into real operations.
 
 Values: floats are `float`/`double`, integers `iN` (signedness comes from the dtype), booleans
 `i1` (numba's value representation; `i8` arguments are accepted and tested against 0).

@@ -52,7 +52,8 @@ for name in names:
     again = leaves(fns[name](*CASES[name][1]))
     pairs = list(zip(first[name], again))
     same = all(a.tobytes() == b.tobytes() for a, b in pairs)
-    worst = max(float(np.max(np.abs(a.astype(np.float64) - b), initial=0)) for a, b in pairs)
+    wide = lambda a: a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    worst = max(float(np.max(np.abs(wide(a) - b), initial=0)) for a, b in pairs)
     report["cases"][name] = "same" if same else worst
 print(json.dumps(report))
 """

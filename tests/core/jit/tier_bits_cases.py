@@ -1,7 +1,8 @@
 """The programs `test_tier_bits.py` compiles in both tiers: reductions of several sizes and axes,
 odd matrix products, softmax, logsumexp, a layer norm, divisions, transcendental chains, a
-convolution, pooling, a scan and an MLP's gradient, in float32 and float64, and a bfloat16
-dense layer's sums (`cases()`, with x64 enabled)."""
+convolution, pooling, a scan and an MLP's gradient, in float32 and float64, complex programs
+(products, quotients, exp, moduli, sums, a matrix product, an LRU's associative scan) in
+complex64 and complex128, and a bfloat16 dense layer's sums (`cases()`, with x64 enabled)."""
 
 import numpy as np
 
@@ -38,6 +39,16 @@ def _layer_norm(x):
 
 def _transcendental(x):
     return jnp.tanh(jnp.exp(jnp.sin(x)) * 0.3 + jnp.log1p(x * x)) + nn.sigmoid(x) * lax.erf(x)
+
+
+def _lru(lam, bu, c):
+    """A diagonal complex recurrence by `associative_scan`, read out as a real (an LRU layer)."""
+
+    def combine(left, right):
+        return right[0] * left[0], right[0] * left[1] + right[1]
+
+    _, h = lax.associative_scan(combine, (jnp.broadcast_to(lam, bu.shape), bu))
+    return (h @ c.T).real
 
 
 def _avg_pool(x):
@@ -85,6 +96,19 @@ def cases() -> dict:
                 _mlp_grad,
                 [0.2 * r(24, 40), r(40), 0.2 * r(40, 10), r(16, 24), labels],
             ),
+        })  # fmt: skip
+    for dt, tag in ((np.complex64, "c64"), (np.complex128, "c128")):
+
+        def c(*shape, dt=dt):
+            return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+
+        lam = (0.9 * np.exp(1j * np.linspace(0.1, 1.0, 16))).astype(dt)
+        out.update({
+            f"complex_arith_{tag}": (lambda a, b: a * b + a / b - jnp.conj(a), [c(9, 7), c(9, 7)]),
+            f"complex_exp_abs_{tag}": (lambda a: (jnp.exp(a) * 2, jnp.abs(a).sum(-1)), [c(9, 100)]),
+            f"complex_sum_{tag}": (lambda a, b: (a * b).sum(-1), [c(7, 300), c(7, 300)]),
+            f"complex_matmul_{tag}": (lambda a, b: (a @ b).real, [c(9, 31), c(31, 5)]),
+            f"complex_lru_{tag}": (_lru, [lam, c(40, 16), c(3, 16)]),
         })  # fmt: skip
     bf = lambda *shape: rng.standard_normal(shape).astype(jnp.bfloat16)  # noqa: E731
     out["bfloat16_dense_sum"] = (

@@ -1,0 +1,36 @@
+"""`jnp.abs` of complex numbers against `jnp.hypot` at infinities and NaNs (core/numpy/ufuncs.py):
+the modulus is XLA's (NaN if either part is NaN), hypot JAX's (inf if either operand is),
+eagerly and under `jit`. Expected values printed by JAX 0.10.2 (CPU)."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+
+inf, nan = np.inf, np.nan
+
+# (real, imaginary) -> |z| and hypot(real, imaginary), float32
+CASES = [
+    ((nan, inf), nan, inf),
+    ((inf, nan), nan, inf),
+    ((-inf, 1.0), inf, inf),
+    ((inf, -inf), inf, inf),
+    ((nan, 0.0), nan, nan),
+    ((3.0, -4.0), 5.0, 5.0),
+    ((0.0, -0.0), 0.0, 0.0),
+]
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_modulus_and_hypot_at_infinities_and_nans(jit):
+    parts = np.array([c for c, _, _ in CASES], np.float32).T
+    z = np.empty(len(CASES), np.complex64)
+    z.real, z.imag = parts
+
+    def f(z, x, y):
+        return jnp.abs(z), jnp.hypot(x, y)
+
+    modulus, hyp = (core.jit(f) if jit else f)(z, *parts)
+    np.testing.assert_array_equal(np.asarray(modulus), np.float32([m for _, m, _ in CASES]))
+    np.testing.assert_array_equal(np.asarray(hyp), np.float32([h for _, _, h in CASES]))
