@@ -56,8 +56,10 @@ MODEL_GROUPS = {
         "graph_network_molecules",
         "maml_sinusoid",
         "realnvp_flow",
+        "score_matching_langevin",
     ),
     "sequence_and_field_models": (
+        "gpt2_attention_variants",
         "gru_ctc_recognizer",
         "lru_state_space",
         "nerf_positional",
