@@ -368,11 +368,23 @@ def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
         for a in axis if isinstance(axis, (tuple, list)) else [axis]:
             raise AxisError(f"axis {a} is out of bounds for array of dimension 0")
     if isinstance(axis, (tuple, list)):
-        axes = tuple(canonicalize_axis(a, ndim) for a in axis)
+        axes = tuple(_reduction_axis(operator.index(a), ndim) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"duplicate value in 'axis': {axis}")
         return axes
-    return (canonicalize_axis(int(axis), ndim),)
+    try:
+        index = operator.index(axis)
+    except TypeError:  # JAX iterates a non-integer axis as a sequence of axes
+        raise TypeError(f"'{type(axis).__name__}' object is not iterable") from None
+    return (_reduction_axis(index, ndim),)
+
+
+def _reduction_axis(axis: int, ndim: int) -> int:
+    """One reduction axis, canonical: an array of rank 0 has none (unlike `canonicalize_axis`,
+    which takes axis 0 of a scalar as numpy's concatenation does)."""
+    if not -ndim <= axis < ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
 
 
 def np_dtype(dtype: Any, name: str) -> np.dtype | None:

@@ -215,7 +215,7 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
     check_arraylike("ldexp", x1, x2)
     x1, x2 = ensure_array(x1), ensure_array(x2)
     d1, d2 = get_aval(x1).dtype, get_aval(x2).dtype
-    if d1.kind == "c" or d2.kind in "fc":
+    if dtypes.kind(d1) == "c" or dtypes.kind(d2) in "fc":  # (bfloat16 is a float)
         raise ValueError(f"ldexp not supported for input types {(d1, d2)}")
     (x1,) = promote_args_inexact("ldexp", x1)
     dt = get_aval(x1).dtype

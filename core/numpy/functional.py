@@ -308,7 +308,7 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     def branch(f: Any) -> Callable[[Any], Any]:
         if callable(f):
             return lambda v: ensure_array(f(v, *args, **kw)).astype(dtype)
-        return lambda v: array(f, dtype=dtype)
+        return lambda v: array(f).astype(dtype)  # a constant wraps into `dtype`, as JAX's
 
     branches = [branch(f) for f in funclist]
     return vectorize(switch, excluded=(1,))(index, branches, x)

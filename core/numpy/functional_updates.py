@@ -204,8 +204,8 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
       a: the input array.
       ind: flat indices into `a`.
       v: values to put.
-      mode: None drops out-of-bounds indices, "clip" clamps them, "wrap" wraps them around;
-        "raise" is not supported.
+      mode: None wraps negative indices once and clamps the others (as JAX), "clip" clamps
+        them, "wrap" wraps them around; "raise" is not supported.
       inplace: must be False (arrays are immutable).
 
     Returns:
@@ -228,9 +228,7 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
         raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
     elif mode is not None:
         raise ValueError(f"mode should be one of 'wrap' or 'clip'; got mode={mode!r}")
-    if mode is None:  # unravel_index would clamp: keep out-of-bounds indices out of bounds
-        flat = ravel(arr).at[idx].set(vals, mode="drop")
-        return reshape(flat, get_aval(arr).shape)
+    # mode None: unravel_index's own handling, as JAX's (negative indices wrap once, others clamp)
     return arr.at[unravel_index(idx, get_aval(arr).shape)].set(vals)
 
 

@@ -834,15 +834,18 @@ def unique(
         fill = sh.convert_element_type(ensure_array(fill), get_aval(out).dtype)
         return ew.select_n(keep, sh.broadcast_in_dim(fill, (size,), ()), out)
     check_no_keys("unique", ar)  # (traced keys: the sort's error, as JAX's)
+    host = np.asarray(ar)
+    if dtypes.is_ml_float(host.dtype):  # numpy sorts bfloat16's NaNs first: unique in float32
+        host = host.astype(np.float32)
     res = np.unique(
-        np.asarray(ar),
+        host,
         return_index=return_index,
         return_inverse=return_inverse,
         return_counts=return_counts,
         equal_nan=equal_nan,
     )
     res = res if isinstance(res, tuple) else (res,)
-    vals = res[0]
+    vals = res[0].astype(get_aval(ar).dtype)
     if size is not None:  # as JAX: the values padded with fill_value, the first occurrences
         # with the first one's, the counts with zeros (all cut at `size`)
         fv = vals.min() if fill_value is None and vals.size else (fill_value or 0)
@@ -907,7 +910,7 @@ def _unique_slices(
     if width and n > 1:
         a, b = ix.slice(rows, (1, 0), (n, width)), ix.slice(rows, (0, 0), (n - 1, width))
         differ = ew.ne(a, b)
-        if equal_nan and aval.dtype.kind in "fc":
+        if equal_nan and dtypes.kind(aval.dtype) in "fc":
             both_nan = ew.bitwise_and(ew.ne(a, a), ew.ne(b, b))
             differ = ew.bitwise_and(differ, ew.bitwise_not(both_nan))
         new = ix.concatenate([new, reduce_or(differ, (1,))], 0)

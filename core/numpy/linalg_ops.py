@@ -330,6 +330,8 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     check_arraylike("diagonal", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
+    if nd < 2:
+        raise ValueError("diagonal requires an array of at least two dimensions.")
     a1, a2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)
     if a1 == a2:
         raise TypeError(

@@ -233,7 +233,7 @@ def _sort_order_cmp(a: Any, v: Any, side: str) -> Any:
     # searchsorted compares: NaN after every number (so NaN queries go to the end of `a`),
     # -0.0 equal to 0.0, and complex numbers by real then imaginary part.
     le = side == "right"
-    kind = get_aval(a).dtype.kind
+    kind = dtypes.kind(get_aval(a).dtype)  # (bfloat16 is a float)
     if kind == "c":
         ar, ai, vr, vi = real(a), imag(a), real(v), imag(v)
         lt_r = _sort_order_cmp(ar, vr, "left")

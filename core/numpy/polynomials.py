@@ -78,22 +78,20 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     """Evaluates the polynomial `p` at `x` by Horner's rule.
 
     Args:
-        p: coefficients, highest power first (extra dimensions broadcast in front of `x`'s).
+        p: coefficients, highest power first (the rows of a 2-D `p` broadcast against `x`
+            as numpy's and JAX's `y * x + p[i]` does).
         x: where to evaluate.
         unroll: accepted for JAX compatibility (the loop is always unrolled).
 
     Returns:
-        Values of shape `p.shape[1:] + x.shape`, with the promoted dtype of `p` and `x`.
+        Values of the broadcast shape of `x` and `p[0]`, with the promoted dtype of `p` and
+        `x`.
     """
     check_arraylike("polyval", p, x)
     p, x = promote_dtypes(p, x)
-    pshape, xshape = get_aval(p).shape, get_aval(x).shape
-    shape = pshape[1:] + xshape
-    y = cr.zeros(shape, get_aval(x).dtype)
-    xb = shp.reshape(x, (1,) * len(pshape[1:]) + xshape)
-    for i in range(pshape[0]):
-        pi = shp.reshape(p[i], pshape[1:] + (1,) * len(xshape))
-        y = uf.add(uf.multiply(y, xb), pi)
+    y = cr.zeros(get_aval(x).shape, get_aval(x).dtype)
+    for i in range(get_aval(p).shape[0]):
+        y = uf.add(uf.multiply(y, x), p[i])
     return y
 
 
@@ -228,7 +226,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     Returns:
         The coefficients of the antiderivative, in an inexact dtype.
     """
-    check_arraylike("polyint", p)
+    check_arraylike("polyint", p, *(() if k is None else (k,)))
     m = operator.index(m)
     p, k = promote_dtypes_inexact(p, 0 if k is None else k)
     if m < 0:

@@ -354,9 +354,9 @@ def _var(
         count = sum(mask, axes, dtype=comp, keepdims=keepdims)
     count = ew.sub(count, sh.convert_element_type(ensure_array(correction), comp))
     total = sum(squares, axis=axes, dtype=comp, keepdims=keepdims, where=where)
-    out = ew.div(total, count)
-    out = _where(ew.gt(count, ew.full_like(count, 0, shape=())), out, np.nan)
-    return sh.convert_element_type(out, out_dt)
+    out = sh.convert_element_type(ew.div(total, count), out_dt)
+    # as JAX, after the cast: an integer `dtype`'s variance meets the weak NaN (weak float)
+    return _where(ew.gt(count, ew.full_like(count, 0, shape=())), out, np.nan)
 
 
 def _var_dtypes(a_dt: np.dtype, dtype: np.dtype | None) -> tuple[np.dtype, np.dtype]:
@@ -478,6 +478,10 @@ def _cumulative(prim_fn, name: str):
         dt = np_dtype(dtype, name) or (
             dtypes.default_int() if aval.dtype == dtypes.bool_ else aval.dtype
         )
+        if dt == dtypes.bool_:  # JAX: accumulate `a != 0` in the default int, then cast
+            a = ew.ne(a, ew.full_like(a, 0, shape=())) if aval.dtype != dt else a
+            acc = prim_fn(sh.convert_element_type(a, dtypes.default_int()), ax)
+            return sh.convert_element_type(acc, dt)
         a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's
         return prim_fn(a, ax)
 
@@ -613,8 +617,8 @@ def _nan_extremum(fn, fill, name: str):
         check_arraylike(name, a)
         a = ensure_array(a)
         res = fn(_nan_filled(a, fill), axis, out, keepdims, initial, where)
-        if dtypes.kind(get_aval(a).dtype) not in "fc":
-            return res
+        if dtypes.kind(get_aval(a).dtype) not in "fc" or initial is not None:
+            return res  # JAX: with `initial`, an all-NaN (or empty) slice gives `initial`
 
         all_nan = all(_nan_mask(a), axis=axis, keepdims=keepdims)
         return _where(all_nan, ew.full_like(res, np.nan), res)
@@ -683,11 +687,26 @@ def nanvar(
     return sh.convert_element_type(res, out_dt)
 
 
-@_takes_args_of(nanvar)
-def nanstd(*args: Any, **kwargs: Any) -> Any:
-    """`std` of the non-NaN values: `sqrt(nanvar(...))`, with `nanvar`'s arguments."""
-    check_arraylike("nanstd", args[0] if args else kwargs.get("a"))
-    return ew.sqrt(nanvar(*args, **kwargs))
+def nanstd(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    where: Any = None,
+    mean: Any = None,
+) -> Any:
+    """`std` of the non-NaN values: `sqrt(nanvar(...))`.
+
+    Args:
+      a, axis, dtype, out, ddof, keepdims, where, mean: as `nanvar`'s.
+
+    Returns:
+      The standard deviation.
+    """
+    check_arraylike("nanstd", a)
+    return ew.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean))
 
 
 def average(
@@ -711,6 +730,10 @@ def average(
                 f"a has shape {ashape} and weights {wshape}"
             )
         ax = reduction_axes(axis, len(ashape))[0]
+        if wshape[0] != ashape[ax]:
+            raise ValueError(
+                "Shape of weights must be consistent with shape of a along specified axis."
+            )
         w = sh.broadcast_in_dim(w, ashape, (ax,))
     wsum = sum(w, axis, keepdims=keepdims)
     avg = ew.div(sum(ew.mul(a, w), axis, keepdims=keepdims), wsum)

@@ -256,7 +256,7 @@ def setxor1d(
         A 1-D array in the promoted dtype.
     """
     check_arraylike("setxor1d", ar1, ar2)
-    return _unique_of_both(
+    out = _unique_of_both(
         "setxor1d",
         ar1,
         ar2,
@@ -264,6 +264,13 @@ def setxor1d(
         fill_value,
         lambda s, a1, a2: uf.not_equal(isin(s, a1), isin(s, a2)),
     )
+    if size is not None or dtypes.kind(get_aval(out).dtype) not in "fc":
+        return out
+    # as JAX's: a NaN of each array (its unique values') is unequal to the other's, so kept
+    nans = [True for a in (ar1, ar2) if bool(rd.any(uf.isnan(ensure_array(a))))]
+    if not nans:
+        return out
+    return shp.concatenate([out, cr.full((len(nans),), np.nan, get_aval(out).dtype)])
 
 
 def check_padding(name: str, n: int, size: int | None, fill_value: Any) -> None:

@@ -170,6 +170,8 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Any:
     nd = get_aval(a).ndim
     src = [canonicalize_axis(s, nd) for s in np.atleast_1d(source)]
     dst = [canonicalize_axis(d, nd) for d in np.atleast_1d(destination)]
+    if len(src) != len(dst):
+        raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
     order = [i for i in range(nd) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -211,7 +213,7 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
     if axis is None:
         arrays = [ravel(a) for a in arrays]
         axis = 0
-    if any(get_aval(a).ndim == 0 for a in arrays):
+    if get_aval(arrays[0]).ndim == 0:  # (a later scalar: lax.concatenate's TypeError, as JAX)
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
     arrays = (
         promote_dtypes(*arrays)
@@ -234,9 +236,14 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any
     arrays = [ensure_array(a) for a in arrays]
     if not arrays:
         raise ValueError("Need at least one array to stack.")
-    shapes = {get_aval(a).shape for a in arrays}
-    if len(shapes) > 1:
-        raise ValueError(f"All input arrays must have the same shape, got {sorted(shapes)}")
+    shapes = [get_aval(a).shape for a in arrays]
+    if len(set(shapes)) > 1:  # JAX's stack primitive's messages
+        what = (
+            "Cannot stack arrays with different numbers of dimensions: got"
+            if len({len(s) for s in shapes}) > 1
+            else "All input arrays must have the same shape. Got"
+        )
+        raise ValueError(f"{what} {', '.join(str(s) for s in shapes)}.")
     ax = canonicalize_axis(axis, get_aval(arrays[0]).ndim + 1)
     arrays = (
         promote_dtypes(*arrays)

@@ -111,14 +111,16 @@ def lexsort(keys: Any, axis: int = -1) -> Any:
     return outs[-1]
 
 
-def _partition_operand(name: str, a: Any, kth: int, axis: int) -> tuple[Any, int, int, Any]:
+def _partition_operand(
+    name: str, a: Any, kth: int, axis: int, complex_name: str = "partition"
+) -> tuple[Any, int, int, Any]:
     """`a`, `axis` and `kth` made non-negative, and `a` mapped so that its `kth + 1` smallest
     entries are the largest (`-a`; `~a` for unsigned ints, whose 0 has no negative)."""
     check_arraylike(name, a)
     a = ensure_array(a)
     dt = get_aval(a).dtype
     if dtypes.kind(dt) == "c":
-        raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
+        raise NotImplementedError(f"jnp.{complex_name} for complex dtype is not implemented.")
     axis = canonicalize_axis(operator.index(axis), get_aval(a).ndim)
     kth = canonicalize_axis(operator.index(kth), get_aval(a).shape[axis])
     flipped = ew.bitwise_not(a) if dtypes.kind(dt) == "u" else ew.neg(a)
@@ -159,7 +161,7 @@ def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     Returns:
         An int32 array of `a`'s shape.
     """
-    a, axis, kth, flipped = _partition_operand("partition", a, kth, axis)
+    a, axis, kth, flipped = _partition_operand("partition", a, kth, axis, "argpartition")
     bottom = so.top_k(flipped, kth + 1, axis=axis)[1]
     shape = get_aval(a).shape
     # the other indices: where no bottom index equals the position (top_k keeps ties in order)

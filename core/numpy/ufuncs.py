@@ -297,7 +297,7 @@ def _int_power(x, y):
 
 
 def float_power(x: Any, y: Any, /) -> Any:
-    return ew.pow(*promote_args_inexact("float_power", x, y))
+    return ew.pow(*promote_args_inexact("float_power", x, y, lax_shapes=True))
 
 
 @library_jit
@@ -364,7 +364,7 @@ def fmod(x: Any, y: Any, /) -> Any:
     `1 % 0 == 1`, as in JAX."""
     check_arraylike("fmod", x, y)
     integer = dtypes.kind(dtypes.result_type(x, y)) in "iu"
-    x, y = promote_args_numeric("fmod", x, y)
+    x, y = promote_args_numeric("fmod", x, y, lax_shapes=True)
     return ew.rem(x, _nonzero_divisor(y) if integer else y)
 
 
@@ -377,7 +377,7 @@ def logical_not(x: Any, /) -> Any:
 def _logical(name, fn):
     def op(x: Any, y: Any, /) -> Any:
         check_arraylike(name, x, y)
-        x, y = promote_args(name, x, y)
+        x, y = promote_args(name, x, y, lax_shapes=True)
         # As JAX's `x != 0`, whose 0 is weak only beside a weak scalar: weak for two Python
         # numbers (not two bools: booleans are never weak), strong beside an array.
         aval = get_aval(x)
@@ -523,13 +523,17 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
             "integer np.round not implemented for decimals < 0\n"
             "Round a float copy: jnp.round(x.astype(jnp.float32), decimals).astype(x.dtype)."
         )
+    if dtypes.kind(dt) == "c":  # the parts apart, as JAX (a complex product mixes infinities)
+        parts = (round(ew.real_p.bind(a), decimals), round(ew.imag_p.bind(a), decimals))
+        return ew.complex_p.bind(*parts)
     if decimals == 0:
         return ew.round(a, 1)
     if dt in (dtypes.float16, dtypes.bfloat16):  # scaled in float32, as JAX does
         wide = round(sh.convert_element_type(a, dtypes.float32), decimals)
         return sh.convert_element_type(wide, dt)
     factor = ew.full_like(a, 10.0**decimals)
-    return ew.div(ew.round(ew.mul(a, factor), 1), factor)
+    # XLA divides by the constant factor as a product with its reciprocal (JAX's last bits)
+    return ew.div_like_xla(ew.round(ew.mul(a, factor), 1), factor, None)
 
 
 @library_jit(static_argnames="decimals")
@@ -718,15 +722,17 @@ def sinc(x: Any, /) -> Any:
 @library_jit
 def fmax(x1: Any, x2: Any) -> Any:
     """Elementwise maximum that ignores NaNs."""
-    x1, x2 = promote_args("greater", x1, x2)  # JAX's name: its fmax is a `where` of `greater`
-    return ew.select_n(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
+    # JAX's fmax is a `where` of `greater`: its name, gt's shape error, then `where` broadcasts
+    x1, x2 = promote_args("greater", x1, x2, lax_shapes=True)
+    return where(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x1, x2)
 
 
 @library_jit
 def fmin(x1: Any, x2: Any) -> Any:
     """Elementwise minimum that ignores NaNs."""
-    x1, x2 = promote_args("less", x1, x2)  # JAX's name: its fmin is a `where` of `less`
-    return ew.select_n(ew.bitwise_or(ew.lt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
+    # JAX's fmin is a `where` of `less`: its name, lt's shape error, then `where` broadcasts
+    x1, x2 = promote_args("less", x1, x2, lax_shapes=True)
+    return where(ew.bitwise_or(ew.lt(x1, x2), isnan(x2)), x1, x2)
 
 
 def isposinf(x: Any, /, out: Any = None) -> Any:
@@ -779,7 +785,7 @@ def nan_to_num(
 
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
     """`(x1 // x2, x1 % x2)`."""
-    x1, x2 = promote_args_numeric("divmod", x1, x2)
+    x1, x2 = promote_args_numeric("divmod", x1, x2, lax_shapes=True)
     if dtypes.kind(get_aval(x1).dtype) in "fc":  # complex: lax.rem's error, as in JAX
         return _float_divmod(x1, x2)
     return floor_divide(x1, x2), remainder(x1, x2)
@@ -794,7 +800,7 @@ def modf(x: Any, /, out: Any = None) -> tuple[Any, Any]:
 
 def _left_shift(name: str):
     def op(x1: Any, x2: Any, /) -> Any:
-        return ew.shift_left(*promote_args_numeric(name, x1, x2))
+        return ew.shift_left(*promote_args_numeric(name, x1, x2, lax_shapes=True))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = "Elementwise `x1 << x2`."
@@ -806,7 +812,7 @@ left_shift, bitwise_left_shift = _left_shift("left_shift"), _left_shift("bitwise
 
 def right_shift(x1: Any, x2: Any, /) -> Any:
     """Arithmetic shift for signed integers, logical for unsigned ones (numpy's `>>`)."""
-    x1, x2 = promote_args_numeric("right_shift", x1, x2)
+    x1, x2 = promote_args_numeric("right_shift", x1, x2, lax_shapes=True)
     if dtypes.kind(get_aval(x1).dtype) == "u":
         return ew.shift_right_logical(x1, x2)
     return ew.shift_right_arithmetic(x1, x2)

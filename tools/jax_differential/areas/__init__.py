@@ -50,6 +50,9 @@ NAMES = (
     "transform_api",
     "flax_lifted",
     "devices_pmap",
+    "jnp_grid",
+    "jnp_grid_x64",
+    "jnp_grid_jit",
 )
 
 
