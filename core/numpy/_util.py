@@ -364,9 +364,6 @@ def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
             "The axis argument must be known statically. Fix: pass the axis as a Python int "
             "(static_argnums= under jit).",
         )
-    if not ndim:  # a scalar has no axis to reduce (JAX's check; `canonicalize_axis` allows 0)
-        for a in axis if isinstance(axis, (tuple, list)) else [axis]:
-            raise AxisError(f"axis {a} is out of bounds for array of dimension 0")
     if isinstance(axis, (tuple, list)):
         axes = tuple(_reduction_axis(operator.index(a), ndim) for a in axis)
         if len(set(axes)) != len(axes):
