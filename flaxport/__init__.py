@@ -22,6 +22,7 @@ Flax                                numbax
 ``flax.struct``                     ``core.struct``
 ``flax.serialization``              ``train.serialization``
 ``flax.traverse_util``              ``nn.traverse_util``
+``flax.cursor``                     ``nn.cursor``
 ``flax.errors``                     ``nn.errors``
 ``flax.training``                   ``train``
 ``flax.training.train_state``       ``train.train_state``
@@ -67,6 +68,7 @@ ALIASES = {
     "struct": "core.struct",
     "serialization": "train.serialization",
     "traverse_util": "nn.traverse_util",
+    "cursor": "nn.cursor",
     "errors": "nn.errors",
     "typing": "nn.typing",
     "training": "train",

@@ -1092,6 +1092,26 @@ class TraversalError(FlaxError, ValueError):
     """
 
 
+class CursorMatchError(CursorFindError, LookupError):
+    """`Cursor.find` found no part, or more than one part, for which ``cond_fn`` is true.
+
+    Failing code: ``cursor({'a': 1, 'b': 1}).find(lambda path, v: v == 1)``. Fix: make
+    ``cond_fn`` single out one part (test the path too), or use ``find_all``.
+    """
+
+    def __init__(self, first: str | None = None, second: str | None = None):
+        if first is None:
+            line = "No object found given the conditions of the cond_fn."
+            fix = "Loosen cond_fn (it is called with each part's '/'-joined path and value)."
+        else:
+            line = (
+                "More than one object found given the conditions of the cond_fn. The first two "
+                f"objects found have the following paths: {first} and {second}"
+            )
+            fix = "Narrow cond_fn to one part, or iterate over find_all(cond_fn)."
+        super().__init__(_flax_first(line, "CursorFindError", fix))
+
+
 class FlattenInputError(FlaxError, TypeError, AssertionError):
     """`traverse_util.flatten_dict` (or `path_aware_map`) got something that is not a dict
     (Flax asserts a dict or `FrozenDict`).

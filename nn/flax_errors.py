@@ -5,7 +5,7 @@ also a subclass of the matching built-in exception); each of them also derives f
 Flax raises for the same failure, so ``except nn.errors.ScopeParamShapeError`` (or
 ``except FlaxError``) catches what ``except flax.errors.ScopeParamShapeError`` caught. The
 table below says which numbax class stands behind each Flax name. Names of failures numbax
-cannot have (multi-process checkpoints, lazy init, ``flax.cursor``, temporary scopes, trace
+cannot have (multi-process checkpoints, lazy init, temporary scopes, trace
 levels, immutable variables, several ``@compact`` methods, which Flax 0.12 allows too) exist so
 such clauses still import; numbax never raises them.
 Four Flax names are numbax's own classes and live in ``nn.errors`` (``NameInUseError``,
@@ -36,6 +36,7 @@ CallSetupUnboundModuleError                UnboundSubmoduleError
 InvalidInstanceModuleError                 ModuleClassCallError
 DescriptorAttributeError                   PropertyAttributeError
 InvalidCheckpointError                     train.errors.CheckpointExistsError
+CursorFindError                            CursorMatchError
 =========================================  ===================================================
 """
 
@@ -189,7 +190,7 @@ class AlreadyExistsError(FlaxError):
 
 
 class CursorFindError(FlaxError):
-    """Flax: ``Cursor.find`` found no object or several (numbax has no ``flax.cursor``)."""
+    """Flax: ``Cursor.find`` found no object or several (numbax raises ``CursorMatchError``)."""
 
 
 class TraverseTreeError(FlaxError):
