@@ -427,3 +427,71 @@ def _c_cbrt(typingctx, x):
 def cbrt_f64(x):
     """float64 cube root: the C library's cbrt, as XLA calls it (denormals give 0)."""
     return _c_cbrt(_flush64(x))
+
+
+# XLA's lgamma and digamma (StableHLO's CHLO expansions): Lanczos' approximation with g = 7,
+# the leading coefficient first, reflected below 1/2; the float32 kernels round these constants
+_LANCZOS0 = 0.99999999999980993
+_LANCZOS = (
+    676.520368121885098567009190444019,
+    -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,
+    -176.61502916214059906584551354,
+    12.507343278686904814458936853,
+    -0.13857109526572011689554707,
+    9.984369578019570859563e-6,
+    1.50563273514931155834e-7,
+)
+_LOG_PI = 1.1447298858494002
+_HALF_LOG_2PI = 0.91893853320467267
+_LOG_LANCZOS_T = 2.0149030205422647  # log(7.5)
+
+
+@cached_njit(inline="always", **_OPTS64)
+def _lanczos_log_t64(z):
+    """log(z + 7.5) as the expansions compute it: log1p(z / 7.5) + log(7.5), the division a
+    product with 1/7.5 after XLA's simplifier."""
+    return log1p_f64(z * 0.13333333333333333) + _LOG_LANCZOS_T
+
+
+@cached_njit(**_OPTS64)
+def lgamma_f64(x):
+    """float64 log|Gamma(x)| as XLA expands it: Lanczos' sum of z = x - 1 (z = -x below 1/2,
+    then reflected by log(pi) - log|sin(pi frac)|), XLA's log and log1p, the C library's sin;
+    +inf at the poles and at +-inf (a denormal x counts as 0)."""
+    x = _flush64(x)
+    reflect = x < 0.5
+    z = -x if reflect else x + -1.0
+    s = _LANCZOS[0] / (z + 1.0) + _LANCZOS0
+    for k in range(1, len(_LANCZOS)):
+        s = s + _LANCZOS[k] / (z + float(k + 1))
+    lt = _lanczos_log_t64(z)
+    log_y = fma((z + 0.5) - (z + 7.5) / lt, lt, _HALF_LOG_2PI) + log_f64(s)
+    a = np.abs(x)
+    frac = a - np.floor(a)
+    frac = 1.0 - frac if frac > 0.5 else frac
+    log_sin = log_f64(np.sin(frac * np.pi))
+    refl = (_LOG_PI - log_sin) - log_y if np.isfinite(log_sin) else -log_sin
+    y = refl if reflect else log_y
+    return np.inf if a == np.inf else y
+
+
+@cached_njit(**_OPTS64)
+def digamma_f64(x):
+    """float64 digamma as XLA expands it: the derivative of Lanczos' log-sum, log(z + 7.5)
+    + n/d - 7/(z + 7.5), reflected below 1/2 by pi cos(pi x)/sin(pi x) (the C library's sin
+    and cos); NaN at 0 and the negative integers (a denormal x counts as 0)."""
+    x = _flush64(x)
+    reflect = x < 0.5
+    z = -x if reflect else x + -1.0
+    num = 0.0
+    for k in range(len(_LANCZOS)):
+        zk = z + float(k + 1)
+        num = num - _LANCZOS[k] / (zk * zk)
+    den = _LANCZOS[0] / (z + 1.0) + _LANCZOS0
+    for k in range(1, len(_LANCZOS)):
+        den = den + _LANCZOS[k] / (z + float(k + 1))
+    y = (_lanczos_log_t64(z) + num / den) - 7.0 / (z + 7.5)
+    pix = (x + np.abs(np.floor(x + 0.5))) * np.pi
+    y = y - np.cos(pix) * np.pi / np.sin(pix) if reflect else y
+    return np.nan if (x <= 0.0) & (x == np.floor(x)) else y

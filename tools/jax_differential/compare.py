@@ -86,7 +86,7 @@ def _cmp(a: Any, b: Any, exact: bool, path: str = "") -> list[str]:
                     near = np.allclose(fa, fb, rtol=rtol, atol=atol, equal_nan=True)
                     out.append(
                         f"{path}: {'bits (values close)' if near else 'values'} "
-                        f"{_short(fa)} vs jax {_short(fb)}"
+                        f"{_short(fa)} vs jax {_short(fb)}{_ulps(va, vb)}"
                     )
             else:
                 rtol, atol = _tol(b[1])
@@ -121,6 +121,37 @@ def _one_ulp_16(va: Any, vb: Any) -> bool:
     same_sign = (ia >> 15) == (ib >> 15)
     nan = np.isnan(va.astype(np.float32)) & np.isnan(vb.astype(np.float32))
     return bool(np.all(nan | (same_sign & (np.abs(ia - ib) <= 1))))
+
+
+def _ulps(va: Any, vb: Any) -> str:
+    """How far float32/float64 `va` is from JAX's `vb` where they differ: the largest distance
+    in units in the last place (adjacent floats are one apart, -0.0 and 0.0 none) and in
+    relative error over the elements both give finite, and the count of elements only one
+    gives NaN or where they give different infinities (empty for other dtypes)."""
+    import numpy as np
+
+    if va.dtype != vb.dtype or va.dtype not in (np.float32, np.float64) or va.shape != vb.shape:
+        return ""
+    ints = np.int32 if va.dtype == np.float32 else np.int64
+
+    def ordered(v: Any) -> Any:  # the floats' bits as (Python) integers in the floats' order
+        i = np.ascontiguousarray(v).view(ints)
+        return np.where(i < 0, np.iinfo(ints).min - i, i).astype(object)
+
+    finite = np.isfinite(va) & np.isfinite(vb)
+    odd = int(np.sum(~finite & ~((va == vb) | (np.isnan(va) & np.isnan(vb)))))
+    text = f" [{odd} non-finite apart]" if odd else ""
+    if not finite.any():
+        return text
+    a, b = va.ravel().astype(np.float64), vb.ravel().astype(np.float64)
+    ok = finite.ravel()
+    ulps = np.where(ok, np.abs(ordered(va.ravel()) - ordered(vb.ravel())), -1)
+    with np.errstate(all="ignore"):
+        rel = np.abs(a - b) / np.maximum(np.abs(b), np.finfo(va.dtype).tiny)
+    rel = np.where(ok & (a != b), rel, 0.0)
+    i = int(np.argmax(ulps))
+    where = f"at [{i}] ({float(a[i])!r} vs jax {float(b[i])!r})"
+    return f" [max {ulps[i]} ulp {where}, rel {rel.max():.2g}]{text}"
 
 
 def _short(v: Any) -> str:

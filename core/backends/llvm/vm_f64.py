@@ -33,6 +33,9 @@ from core.jit.vecmath_f64 import (
     _EXP64_LO,
     _EXP64_P,
     _EXP64_Q,
+    _HALF_LOG_2PI,
+    _LANCZOS,
+    _LANCZOS0,
     _LN2_64,
     _LN2_HI64,
     _LN2_LO64,
@@ -40,6 +43,8 @@ from core.jit.vecmath_f64 import (
     _LOG1P64_Q,
     _LOG1P64_SMALL,
     _LOG2E64,
+    _LOG_LANCZOS_T,
+    _LOG_PI,
     _NEG_LN2_64,
     _ONE64_BITS,
     _TANH64_CLAMP,
@@ -198,3 +203,55 @@ def _vm_erf64(e: _Fp, x):
 
 def _vm_cbrt64(e: _Fp, x):
     return e.libm("cbrt", _flush64(e, x))
+
+
+def _lanczos64(e: _Fp, x):
+    """(x < 1/2, z, log(z + 7.5)) of `vecmath_f64`'s lgamma and digamma: z = -x below 1/2,
+    x - 1 elsewhere."""
+    d = x.type
+    reflect = e.cmp("<", x, _f(d, 0.5))
+    z = _sel(e, reflect, e.neg(x), e.add(x, _f(d, -1)))
+    lt = e.add(_vm_log1p64(e, e.mul(z, _f(d, 0.13333333333333333))), _f(d, _LOG_LANCZOS_T))
+    return reflect, z, lt
+
+
+def _lanczos64_sum(e: _Fp, z):
+    d = z.type
+    s = e.add(e.div(_f(d, _LANCZOS[0]), e.add(z, _f(d, 1))), _f(d, _LANCZOS0))
+    for k in range(1, len(_LANCZOS)):
+        s = e.add(s, e.div(_f(d, _LANCZOS[k]), e.add(z, _f(d, k + 1))))
+    return s
+
+
+def _vm_lgamma64(e: _Fp, x):
+    d = x.type
+    x = _flush64(e, x)
+    reflect, z, lt = _lanczos64(e, x)
+    head = e.sub(e.add(z, _f(d, 0.5)), e.div(e.add(z, _f(d, 7.5)), lt))
+    log_y = e.add(_fma(e, head, lt, _f(d, _HALF_LOG_2PI)), _vm_log64(e, _lanczos64_sum(e, z)))
+    a = e.intrinsic("fabs", x)
+    frac = e.sub(a, e.intrinsic("floor", a))
+    frac = _sel(e, e.cmp("<", _f(d, 0.5), frac), e.sub(_f(d, 1), frac), frac)
+    log_sin = _vm_log64(e, e.intrinsic("sin", e.mul(frac, _f(d, np.pi))))
+    finite = e.cmp("<", e.intrinsic("fabs", log_sin), _f(d, np.inf))
+    refl = _sel(e, finite, e.sub(e.sub(_f(d, _LOG_PI), log_sin), log_y), e.neg(log_sin))
+    y = _sel(e, reflect, refl, log_y)
+    return _sel(e, e.cmp("==", a, _f(d, np.inf)), _f(d, np.inf), y)
+
+
+def _vm_digamma64(e: _Fp, x):
+    d = x.type
+    x = _flush64(e, x)
+    reflect, z, lt = _lanczos64(e, x)
+    num = _f(d, 0)
+    for k, c in enumerate(_LANCZOS):
+        zk = e.add(z, _f(d, k + 1))
+        num = e.sub(num, e.div(_f(d, c), e.mul(zk, zk)))
+    y = e.add(lt, e.div(num, _lanczos64_sum(e, z)))
+    y = e.sub(y, e.div(_f(d, 7), e.add(z, _f(d, 7.5))))
+    half_floor = e.intrinsic("floor", e.add(x, _f(d, 0.5)))
+    pix = e.mul(e.add(x, e.intrinsic("fabs", half_floor)), _f(d, np.pi))
+    cot = e.div(e.mul(e.intrinsic("cos", pix), _f(d, np.pi)), e.intrinsic("sin", pix))
+    y = _sel(e, reflect, e.sub(y, cot), y)
+    pole = e.b.and_(e.cmp("<=", x, _f(d, 0)), e.cmp("==", x, e.intrinsic("floor", x)))
+    return _sel(e, pole, _f(d, np.nan), y)

@@ -70,6 +70,8 @@ VM_F64: dict[Primitive, str] = {
     ew.logistic_p: "logistic_f64",
     ew.erf_p: "erf_f64",
     ew.erf_inv_p: "erf_inv_f64",  # XLA's expansion (Giles' polynomials)
+    ew.lgamma_p: "lgamma_f64",  # XLA's Lanczos expansions (CHLO's), as for float32
+    ew.digamma_p: "digamma_f64",
     ew.cbrt_p: "cbrt_f64",
     ew.tan_p: "tan_f64",  # numpy's tan and arctan round otherwise than the C library's
     ew.atan_p: "atan_f64",

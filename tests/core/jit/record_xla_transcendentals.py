@@ -49,13 +49,8 @@ OPS = {
     "digamma": "lax.digamma",
     "log2": "numpy.log2",
 }
-# float64: power too; lgamma and digamma are float32's only (float64 runs the C
-# library's lgamma and numbax's digamma, not XLA's expansions yet)
-_F32_ONLY = ("lgamma", "digamma")
-OPS64 = {
-    **{k: v for k, v in OPS.items() if k not in _F32_ONLY},
-    "power": "numpy.power",
-}
+# float64: power too
+OPS64 = {**OPS, "power": "numpy.power"}
 _NAMESPACES = {"numpy": jnp, "lax": lax}
 _BINARY = ("arctan2", "power")
 

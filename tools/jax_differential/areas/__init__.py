@@ -53,6 +53,8 @@ NAMES = (
     "jnp_grid",
     "jnp_grid_x64",
     "jnp_grid_jit",
+    "special_accuracy",
+    "special_accuracy_x64",
 )
 
 

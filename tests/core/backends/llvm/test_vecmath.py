@@ -109,7 +109,7 @@ def _cases():
     out.append(("rt.erf_inv_f64", (F64,), "rt.erf_inv_f64({0})"))
     f64 = ("rsqrt", "exp", "exp2", "expm1", "tanh", "logistic", "sinh", "cosh", "log", "log1p")
     f64 += ("asinh", "acosh", "atanh", "asin", "acos", "erf", "cbrt", "tan", "atan", "sqrt")
-    f64 += ("erf_inv",)
+    f64 += ("erf_inv", "lgamma", "digamma")
     out += [(f"vm.{n}_f64", (F64,), f"vm.{n}_f64({{0}})") for n in f64]
     out += [(f"vm.{n}_f64", (F64, F64), f"vm.{n}_f64({{0}}, {{1}})") for n in ("atan2", "pow")]
     out += [("rt.digamma", (d,), "rt.digamma({0})") for d in (F32, F64)]
