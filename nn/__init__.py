@@ -111,7 +111,7 @@ from nn.normalization import (
     SpectralNorm,
     WeightNorm,
 )
-from nn.pooling import avg_pool, max_pool, min_pool, pool
+from nn.pooling import avg_pool, max_pool, pool  # min_pool: nn.pooling only, as in Flax
 from nn.recurrent import (
     RNN,
     Bidirectional,
@@ -257,7 +257,6 @@ __all__ = [
     "make_causal_mask",
     "max_pool",
     "merge_param",
-    "min_pool",
     "nowrap",
     "parameter_overview",
     "pool",

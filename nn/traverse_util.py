@@ -101,7 +101,7 @@ def flatten_dict(
 
 
 def _key(path: tuple, sep: str | None) -> Any:
-    return path if sep is None else sep.join(str(k) for k in path)
+    return path if sep is None else sep.join(path)  # non-str keys: str.join's TypeError, as Flax
 
 
 def unflatten_dict(xs: Mapping, sep: str | None = None) -> dict:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes
+from core import dtypes, tree_util
 
 from . import msgpack
 from .errors import MsgpackDecodeError, StateDictMismatchError
@@ -367,7 +367,8 @@ def msgpack_serialize(pytree: Any, in_place: bool = False) -> bytes:
     Args:
         pytree: nested dicts and lists with numbers, strings, None and array leaves (use
             `to_bytes` for other objects; tuples are rejected, as in Flax).
-        in_place: accepted for Flax compatibility; the tree is never modified here.
+        in_place: encode the dicts in their own key order; otherwise (the default) the tree
+            is first rebuilt by ``tree_map``, as Flax does, which sorts every dict's keys.
 
     Returns:
         The bytes, identical to ``flax.serialization.msgpack_serialize``'s.
@@ -375,7 +376,8 @@ def msgpack_serialize(pytree: Any, in_place: bool = False) -> bytes:
     Raises:
         MsgpackEncodeError: a value has no msgpack encoding.
     """
-    del in_place
+    if not in_place:
+        pytree = tree_util.tree_map(lambda x: x, pytree)
     return msgpack.packb(_prepare(pytree), default=_ext_pack, strict=True)
 
 
@@ -396,7 +398,8 @@ def msgpack_restore(encoded_pytree: bytes) -> Any:
 
 
 def to_bytes(target: Any) -> bytes:
-    """``msgpack_serialize(to_state_dict(target))``: an object as Flax's msgpack bytes.
+    """``msgpack_serialize(to_state_dict(target), in_place=True)``: an object as Flax's msgpack
+    bytes (its state dict's key order kept).
 
     Args:
         target: e.g. a `TrainState` or a parameter dict.
@@ -404,7 +407,7 @@ def to_bytes(target: Any) -> bytes:
     Returns:
         The bytes (a Flax checkpoint file's content).
     """
-    return msgpack_serialize(to_state_dict(target))
+    return msgpack_serialize(to_state_dict(target), in_place=True)
 
 
 def from_bytes(target: Any, encoded_bytes: bytes) -> Any:

@@ -38,7 +38,7 @@ def test_layer_under_jit_matches_eager(name, layer, shape, dtype):
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("pool", [nn.max_pool, nn.avg_pool, nn.min_pool])
+@pytest.mark.parametrize("pool", [nn.max_pool, nn.avg_pool, nn.pooling.min_pool])
 def test_pooling_under_jit_matches_eager(pool):
     x = jnp.asarray(np.random.default_rng(0).standard_normal((2, 4, 4, 3)).astype(np.float32))
     f = lambda v: pool(v, (2, 2), (2, 2), "SAME")  # noqa: E731

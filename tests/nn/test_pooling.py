@@ -48,7 +48,7 @@ def test_max_and_avg_pool_match_numpy(shape, window, strides, padding):
     np.testing.assert_allclose(
         np.asarray(got), np_pool(x, np.max, -np.inf, window, strides, padding)
     )
-    got = nn.min_pool(jnp.asarray(x), window, strides, padding)
+    got = nn.pooling.min_pool(jnp.asarray(x), window, strides, padding)
     np.testing.assert_allclose(
         np.asarray(got), np_pool(x, np.min, np.inf, window, strides, padding)
     )
@@ -124,3 +124,8 @@ def test_pool_argument_errors_are_flax_assertions(call, first_line):
     with pytest.raises(AssertionError) as info:
         call()
     assert str(info.value).split("\n")[0] == first_line
+
+
+def test_min_pool_lives_in_the_pooling_module_only():
+    # flax 0.12.8: flax.linen has no min_pool (AttributeError); flax.linen.pooling has it
+    assert not hasattr(nn, "min_pool") and callable(nn.pooling.min_pool)

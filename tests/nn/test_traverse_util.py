@@ -119,3 +119,10 @@ def test_traversal_warns_as_in_flax():
 
     with pytest.warns(DeprecationWarning, match="Traversal"):
         traverse_util.TraverseId()
+
+
+def test_flatten_dict_sep_needs_string_keys():
+    # flax 0.12.8: TypeError: sequence item 0: expected str instance, int found
+    with pytest.raises(TypeError, match="sequence item 0: expected str instance, int found"):
+        flatten_dict({1: {2: "x"}}, sep="/")
+    assert flatten_dict({1: {2: "x"}}) == {(1, 2): "x"}

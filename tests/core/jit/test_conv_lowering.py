@@ -166,7 +166,7 @@ def pools(x):
     def loss(x):
         a = nn.avg_pool(x, (2, 2), (2, 2))
         b = nn.max_pool(x, (3, 3), (2, 1), padding="SAME")
-        c = nn.min_pool(x, (2, 2), padding=((1, 0), (0, 1)))
+        c = nn.pooling.min_pool(x, (2, 2), padding=((1, 0), (0, 1)))
         d = lax.reduce_window(
             x[0, :, :, 0],
             0.0,

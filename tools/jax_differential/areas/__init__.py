@@ -55,6 +55,7 @@ NAMES = (
     "jnp_grid_jit",
     "special_accuracy",
     "special_accuracy_x64",
+    "flax_optax_usage",
 )
 
 

@@ -1,13 +1,14 @@
 """Convolutions, windowed reductions, scans, sorts and searches (940 calls).
 
-16 still differ from JAX 0.10.2, knowingly: XLA's verifier refuses zero/negative strides,
+15 still differ from JAX 0.10.2, knowingly: XLA's verifier refuses zero/negative strides,
 dilations of the wrong length and repeated ConvDimensionNumbers axes ('Cannot lower jaxpr
 with verifier errors', numbax raises its own ValueError); JAX's conv/transpose shape tuple
 helpers return numpy ints (numbax Python ints); JAX raises AttributeError for list operands
 of conv_general_dilated; JAX's reduce_window with string padding and window_strides=None
 fails in its numpy arithmetic (numbax computes unit strides); numbax differentiates
-reduce_window with any computation in reverse mode (JAX cannot), exports `nn.min_pool`
-(Flax only in flax.linen.pooling) and takes list window shapes in pooling.
+reduce_window with any computation in reverse mode (JAX cannot) and takes list window
+shapes in pooling. (`nn.min_pool`, which Flax has only in flax.linen.pooling, is no longer
+exported: both sides raise AttributeError.)
 """
 
 # ruff: noqa: E501
