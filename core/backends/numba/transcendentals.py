@@ -131,7 +131,7 @@ class EagerKernel:
             return None
         # numba loads on this first use (`import core` stays numba-free, as for the rules).
         loops = importlib.import_module("core.backends.numba.eager_loops")
-        compiled = loops.loop(kernel, self.prim.nargs)
+        compiled = loops.compute(kernel, self.prim.nargs)
         return _rounded(compiled, dtype) if via else _direct(compiled)
 
 
@@ -140,9 +140,7 @@ _UNSET = object()
 
 def _direct(compiled: Callable) -> Callable[..., np.ndarray]:
     def run(*xs: np.ndarray) -> np.ndarray:
-        out = np.empty(xs[0].shape, xs[0].dtype)
-        compiled(*(np.ravel(x) for x in xs), out.reshape(-1))
-        return out
+        return compiled(*(np.ravel(x) for x in xs)).reshape(xs[0].shape)
 
     return run
 
@@ -151,8 +149,7 @@ def _rounded(compiled: Callable, dtype: np.dtype) -> Callable[..., np.ndarray]:
     """The float32 loop for a narrower float `dtype`: converted up, computed, rounded once."""
 
     def run(*xs: np.ndarray) -> np.ndarray:
-        out = np.empty(xs[0].shape, dtypes.float32)
-        compiled(*(np.ravel(x).astype(dtypes.float32) for x in xs), out.reshape(-1))
+        out = compiled(*(np.ravel(x).astype(dtypes.float32) for x in xs)).reshape(xs[0].shape)
         with np.errstate(over="ignore"):  # values beyond the dtype's range become inf silently
             return out.astype(dtype)
 
