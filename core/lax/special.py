@@ -657,6 +657,28 @@ defjvp(
 )
 
 
+@_quiet
+def polygamma_composition(n: Any, x: Any) -> Any:
+    """`lax.polygamma` as XLA expands it (CHLO's): `digamma(x)` at n = 0, else
+    `(2 (n mod 2) - 1) exp(lgamma(n + 1)) zeta(n + 1, x)` (so negative non-integer x gets the
+    zeta sum's value, as in JAX), NaN for a negative or non-integer n.
+
+    Args:
+      n: the orders (floats of x's dtype and shape).
+      x: the points.
+
+    Returns:
+      The polygamma values.
+    """
+    one, two, zero = _c(x, 1), _c(x, 2), _c(x, 0)
+    sign = ew.sub(ew.mul(two, ew.rem(n, two)), one)
+    n1 = ew.add(n, one)
+    out = ew.mul(ew.mul(sign, ew.exp(ew.lgamma(n1))), zeta_p.bind(n1, x))
+    out = ew.select(ew.eq(n, zero), ew.digamma(x), out)
+    natural = ew.bitwise_and(ew.eq(n, ew.floor(n)), ew.ge(n, zero))
+    return ew.select(natural, out, _c(x, np.nan))
+
+
 # ---------------------------------------------------------------------------------------------
 # Exponentially scaled modified Bessel functions
 

@@ -765,16 +765,15 @@ defjvp2(
 )
 
 
-def _polygamma_impl(m, x):
-    from scipy import special  # noqa: PLC0415 (scipy: on first use)
+def _polygamma_composition(m, x):
+    from core.lax.special import polygamma_composition  # noqa: PLC0415 (it builds on this module)
 
-    with np.errstate(all="ignore"):
-        return special.polygamma(m, x).astype(x.dtype)
+    return polygamma_composition(m, x)
 
 
 lgamma_p = unop("lgamma", _lgamma_impl, "f")
 digamma_p = unop("digamma", _digamma_impl, "f")
-polygamma_p = binop("polygamma", _polygamma_impl, "f")
+polygamma_p = composed("polygamma", _polygamma_composition, 2, "f")  # XLA's expansion
 defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
 defjvp(digamma_p, lambda g, x: mul(g, polygamma(_const(x, 1), x)))
 # The order m is an integer-valued array: no derivative with respect to it (as in JAX).

@@ -287,3 +287,64 @@ def test_zeta_16bit_computes_in_float32(dtype):
     assert got.dtype == dtype
     want = sp.zeta(np.asarray(jnp.asarray(x, dtype), np.float64), q)
     np.testing.assert_allclose(np.asarray(got, np.float64), want, rtol=1e-2)
+
+
+# JAX 0.10.2 (x64): polygamma is XLA's expansion, the sign times exp(lgamma(n + 1)) times
+# zeta(n + 1, x) for n >= 1 (negative non-integer x included), digamma at n = 0
+POLYGAMMA_X = [-0.5, -2.4, 0.3, 2.5, -1.001]
+POLYGAMMA_JAX = {
+    0: [
+        0.03648997397857731,
+        2.090333167059192,
+        -3.5025242222001336,
+        0.7031566406452437,
+        1000.4201391970025,
+    ],
+    1: [
+        8.934802200544677,
+        10.570024863646122,
+        12.245364546107734,
+        0.4903577561002349,
+        1000002.6453446479,
+    ],
+    2: [
+        -0.828796644234319,
+        22.160707362543395,
+        -75.27253658872594,
+        -0.2362040516417271,
+        1999999999.5840504,
+    ],
+    3: [
+        193.40909103400256,
+        283.5247351822413,
+        743.1417646550502,
+        0.22390584881725223,
+        6000000000015.142,
+    ],
+}
+
+
+@pytest.mark.parametrize("n", sorted(POLYGAMMA_JAX))
+def test_polygamma_is_xlas_expansion(n):
+    want = np.array(POLYGAMMA_JAX[n])
+    with core.enable_x64():
+        x = jnp.array(POLYGAMMA_X)
+        eager = np.asarray(lax.polygamma(jnp.full_like(x, n), x))
+        jitted = np.asarray(core.jit(lambda x: lax.polygamma(jnp.full_like(x, n), x))(x))
+    np.testing.assert_allclose(eager, want, rtol=1e-14)
+    np.testing.assert_allclose(jitted, want, rtol=1e-14)
+
+
+def test_float32_polygamma_is_xlas_expansion():
+    # JAX 0.10.2: polygamma(1, jnp.array([-0.5, -2.4, 0.3], jnp.float32))
+    want = [8.934802055358887, 10.570024490356445, 12.24536418914795]
+    got = np.asarray(
+        lax.polygamma(jnp.ones(3, jnp.float32), jnp.array([-0.5, -2.4, 0.3], jnp.float32))
+    )
+    np.testing.assert_allclose(got, want, rtol=3e-7)
+
+
+def test_polygamma_of_a_negative_order_is_nan():
+    # JAX 0.10.2: polygamma(jnp.array([-1, 1]), jnp.array([0.5, 0.5])) = [nan, 4.93480220054468]
+    got = np.asarray(lax.polygamma(jnp.array([-1.0, 1.0, 0.5]), jnp.array([0.5, 0.5, 0.5])))
+    assert np.isnan(got[0]) and np.isnan(got[2]) and np.isclose(got[1], 4.93480220054468, rtol=1e-6)

@@ -59,7 +59,6 @@ from core.prims.elementwise import (
     neg_p,
     not_p,
     or_p,
-    polygamma_p,
     population_count_p,
     pow_p,
     real_p,
@@ -304,7 +303,6 @@ _lgamma = _transcendental(lgamma_p, lambda ctx, x: f"math.lgamma({x})")
 _digamma = _transcendental(digamma_p, lambda ctx, x: f"rt.digamma({x})")
 register_lowering(lgamma_p, Scalar(_lgamma.fn, exact=False))
 register_lowering(digamma_p, Scalar(_digamma.fn, exact=False))
-register_lowering(polygamma_p, Scalar(lambda ctx, m, x: f"rt.polygamma({m}, {x})", exact=False))
 
 
 def _integer_pow_lowering(ctx, x, *, y):
