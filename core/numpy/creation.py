@@ -995,10 +995,12 @@ def ravel_multi_index(
         if dtypes.kind(get_aval(c).dtype) not in "iu":
             raise TypeError("only int indices permitted")
     if mode == "raise":
-        if any(isinstance(c, Tracer) for c in coords):
-            raise TypeError(
-                "ravel_multi_index with mode='raise' needs concrete coordinates (it checks "
-                "them); under jit use mode='wrap' or mode='clip'."
+        traced = [c for c in coords if isinstance(c, Tracer)]
+        if traced:
+            raise ConcretizationTypeError(  # JAX's class and first line, then the fix
+                traced_shape(get_aval(traced[0])),
+                "ravel_multi_index with mode='raise' checks the coordinates: under jit use "
+                "mode='wrap' or mode='clip'.",
             )
         if any(np.any((np.asarray(c) < 0) | (np.asarray(c) >= d)) for c, d in zip(coords, dims)):
             raise ValueError("invalid entry in coordinates array")

@@ -9,7 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.errors import ConcretizationTypeError
+from core.errors import ConcretizationTypeError, traced_shape
 from core.jit.library import library_jit
 from core.named_sharding import takes_out_sharding
 from core.numpy import _util
@@ -217,8 +217,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
         raise ValueError("only 1-dimensional input supported.")
     if length is None:
         if isinstance(x, Tracer):
-            raise ConcretizationTypeError(
-                "jnp.bincount of a traced array", "Pass a static length=."
+            raise ConcretizationTypeError(  # JAX's first line, then the fix
+                traced_shape(get_aval(x)), "jnp.bincount of a traced array: pass a static length="
             )
         length = max(int(minlength), int(_max(x)) + 1 if get_aval(x).size else 0)
     n = get_aval(x).size

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import ConcretizationTypeError
+from core.errors import ConcretizationTypeError, TracerBoolConversionError, traced_shape
 from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array, reduction_axes
 from core.numpy.creation import array, indices
 from core.numpy.shapes import broadcast_arrays, expand_dims, moveaxis, ravel, stack
@@ -45,9 +45,10 @@ def choose(a: Any, choices: Any, out: None = None, mode: str = "raise") -> Any:
     n = len(choices)
     if mode == "raise":
         if isinstance(arr, Tracer):
-            raise ConcretizationTypeError(
-                "the choice array of jnp.choose with mode='raise'",
-                "Use mode='wrap' or mode='clip' instead.",
+            raise ConcretizationTypeError(  # JAX's first line, then the fix
+                traced_shape(get_aval(arr)),
+                "jnp.choose with mode='raise' checks the choice array: use mode='wrap' or "
+                "mode='clip' under jit.",
             )
         vals = np.asarray(arr)
         if np.any((vals < 0) | (vals >= n)):
@@ -104,7 +105,8 @@ def compress(
     arr = arr[: get_aval(cond).shape[0]]
     if size is None:
         if isinstance(cond, Tracer):
-            raise ConcretizationTypeError(
+            # JAX's class and first line (its count of the condition), then the fix
+            raise TracerBoolConversionError("bool[]") from ConcretizationTypeError(
                 "the condition of jnp.compress", "Pass a static size= to get a fixed length."
             )
         if np.any(np.asarray(extra)):
@@ -154,8 +156,9 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | tuple[int, ...] | None =
     check_arraylike("trim_zeros", filt)
     filt = ensure_array(filt)
     if isinstance(filt, Tracer):
-        raise ConcretizationTypeError(
-            "the `filt` argument of trim_zeros()", "Its values decide the output shape."
+        raise ConcretizationTypeError(  # JAX's first line, then why
+            traced_shape(get_aval(filt)),
+            "The values of trim_zeros()'s `filt` argument decide the output shape.",
         )
     x = np.asarray(filt)
     axes = set(reduction_axes(axis, x.ndim))

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from core import dtypes
-from core.errors import ConcretizationTypeError
+from core.errors import ConcretizationTypeError, traced_shape
 from core.numpy import creation as cr
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
@@ -77,6 +77,18 @@ def _first_mask(s: Any, equal_nan: bool = True) -> Any:
     if equal_nan and dtypes.kind(get_aval(s).dtype) in "fc":
         neq = uf.logical_and(neq, uf.logical_not(uf.logical_and(uf.isnan(s[1:]), uf.isnan(s[:-1]))))
     return shp.concatenate([cr.ones((1,), dtypes.bool_), neq])
+
+
+def _check_concrete(name: str, size: int | None, *arrays: Any) -> None:
+    """JAX's error for a set operation of traced arrays without `size=`: it names the first
+    traced operand."""
+    if size is None:
+        for a in arrays:
+            if isinstance(a, Tracer):
+                raise ConcretizationTypeError(
+                    traced_shape(get_aval(a)),
+                    f"The error arose in {name}(): pass a static size= argument.",
+                )
 
 
 def _static_size(keep: Any, size: int | None, name: str) -> int:
@@ -152,6 +164,7 @@ def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = No
         A 1-D array in the promoted dtype.
     """
     check_arraylike("union1d", ar1, ar2)
+    _check_concrete("union1d", size, ar1, ar2)
     return _unique_of_both("union1d", ar1, ar2, size, fill_value)
 
 
@@ -179,6 +192,7 @@ def intersect1d(
         out of bounds (`ar1.size`, `ar2.size`).
     """
     check_arraylike("intersect1d", ar1, ar2)
+    _check_concrete("intersect1d", size, ar1, ar2)
     a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
     n1, n2 = _len(a1), _len(a2)
     if n1 == 0 or n2 == 0:
@@ -222,6 +236,7 @@ def setdiff1d(
         A 1-D array with the dtype of `ar1`, sorted unless `assume_unique`.
     """
     check_arraylike("setdiff1d", ar1, ar2)
+    _check_concrete("setdiff1d", size, ar1, ar2)
     a1, a2 = shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2))
     if _len(a1) == 0:
         return _empty_result(get_aval(a1).dtype, size, fill_value)
@@ -256,6 +271,7 @@ def setxor1d(
         A 1-D array in the promoted dtype.
     """
     check_arraylike("setxor1d", ar1, ar2)
+    _check_concrete("setxor1d", size, ar1, ar2)
     out = _unique_of_both(
         "setxor1d",
         ar1,

@@ -291,6 +291,87 @@ CASES = [
             "polyint requires ndarray or scalar arguments, got <class 'list'> at position 1.",
         ),
     ),
+    # under jit: errors of values needed concretely (selection, logic, creation, setops)
+    (
+        "jax.jit(lambda c, a: jnp.compress(c, a, axis=1))(jnp.array([True, False, True]), jnp.ones((2, 3)))",
+        (
+            "raises",
+            "TracerBoolConversionError",
+            "Attempted boolean conversion of traced array with shape bool[].",
+        ),
+    ),
+    (
+        "jax.jit(lambda c, a: jnp.extract(c, a))(jnp.array([True, False, True]), jnp.ones(3))",
+        (
+            "raises",
+            "TracerBoolConversionError",
+            "Attempted boolean conversion of traced array with shape bool[].",
+        ),
+    ),
+    (
+        "jax.jit(lambda a: jnp.bincount(a))(jnp.array([1, 2], jnp.uint8))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape uint8[2]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a, b, c: jnp.choose(a, [b, c]))(jnp.array([0, 1, 1]), jnp.ones(3), jnp.zeros(3))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape int32[3]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a: jnp.trim_zeros(a))(jnp.array([0.0, 1.0]))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape float32[2]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a, b: jnp.ravel_multi_index((a, b), (2, 3)))(jnp.array([0, 1]), jnp.array([2, 0]))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape int32[2]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a, b: jnp.union1d(a, b))(jnp.array([1, 2, 3, 4], jnp.int8), jnp.array([3, 5], jnp.int8))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape int8[4]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a, b: jnp.setdiff1d(b, a))(jnp.array([1, 2, 3, 4], jnp.int8), jnp.array([3, 5], jnp.int8))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape int8[2]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a, b: jnp.setxor1d(a, b))(jnp.array([1.0, 2.0, 3.0]), jnp.array([3.0, 5.0]))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape float32[3]",
+        ),
+    ),
+    (
+        "jax.jit(lambda a, b: jnp.intersect1d(b, a))(jnp.array([1, 2]), jnp.array([3, 5, 7]))",
+        (
+            "raises",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape int32[3]",
+        ),
+    ),
 ]
 
 

@@ -64,8 +64,8 @@ def _convert_lowering(ctx, x, *, new_dtype, weak_type):
         return f"({x} != {ctx.const(0)})"
     if src == np.bool_:
         return f"rt.where({x}, {const(1, dst)}, {const(0, dst)})"
-    if src.kind == "c" and dst.kind != "c":
-        return f"{x}.real"
+    if src.kind == "c" and dst.kind != "c":  # the real part, then as from its float dtype
+        x, src = f"{x}.real", np.dtype(f"f{src.itemsize // 2}")
     if src.kind == "f" and dst.kind in "iu":  # saturate, NaN -> 0 (like the numpy impl)
         info = np.iinfo(dst)
         lo, hi = const(float(info.min), src), const(float(info.max) + 1, src)
