@@ -172,8 +172,8 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
 def _tangent_like(t: Any, primal: ShapedArray) -> Any:
     """`t` with its primal's weak type, as JAX's `jvp` takes a tangent (a strong float32 tangent
     of a Python float primal is weak, a Python float tangent of a float32 primal is strong)."""
-    if get_aval(t).weak_type == primal.weak_type:
-        return t
+    if isinstance(t, Tracer) or get_aval(t).weak_type == primal.weak_type:
+        return t  # a traced tangent is typed as its primal by the trace, with no equation
     return convert_element_type(t, primal.dtype, primal.weak_type)
 
 
@@ -191,6 +191,15 @@ def _given_inputs(made: list, originals: list, canonical: bool = False) -> dict:
     return {
         id(v): original(v, x) for v, x in zip(made, originals) if v is not x and type(v) is not Zero
     }
+
+
+def _forwarded(jaxpr: ir.Jaxpr, made: list, originals: list, where: list) -> dict:
+    """`_given_inputs` of a linear jaxpr's (co)tangents, restricted to those that pass through
+    it untouched: variables both among its inputs and its outputs (`where`, either list)."""
+    through = {id(v) for v in jaxpr.invars} & {id(v) for v in jaxpr.outvars}
+    if not any(id(v) in through for v in where):
+        return {}
+    return _given_inputs(made, originals)
 
 
 def _as_given(tree: Any, given: dict) -> Any:
@@ -331,7 +340,11 @@ def _linearized_jvp(
             )
         t_flat.append(as_value(t) if _is_float(aval) else zeros_like_aval(aval))
     outs = ir.eval_jaxpr(jaxpr, consts, *t_flat)
-    outs = [t if _is_float(a) else _float0_zeros(a) for a, t in zip(out_avals, outs)]
+    # an output that is an input as it is gets its tangent as given, as JAX's
+    given = _forwarded(jaxpr, t_flat, t_leaves, jaxpr.outvars)
+    outs = [
+        given.get(id(t), t) if _is_float(a) else _float0_zeros(a) for a, t in zip(out_avals, outs)
+    ]
     return tree_util.tree_unflatten(out_tree, outs)
 
 
@@ -413,8 +426,12 @@ def _vjp_pullback(
         ct_flat.append(as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
     args = [UndefinedPrimal(a) for a in in_avals]
     cts_in = backward_pass(jaxpr, consts, args, ct_flat)
+    # an input the function returns as it is gets its cotangent as given, as JAX's
+    given = _forwarded(jaxpr, ct_flat, ct_leaves, jaxpr.invars)
     cts_in = [
-        (instantiate(c) if type(c) is Zero else c) if _is_float(a) else _float0_zeros(a)
+        (instantiate(c) if type(c) is Zero else given.get(id(c), c))
+        if _is_float(a)
+        else _float0_zeros(a)
         for c, a in zip(cts_in, in_avals)
     ]
     return tuple(tree_util.tree_unflatten(in_tree, cts_in))
@@ -1203,8 +1220,8 @@ def stop_gradient(x: Any) -> Any:
 
     def stop(leaf):
         value = as_value(leaf)
-        if dtypes.kind(get_aval(value).dtype) not in "fc":
-            return leaf if isinstance(leaf, _PY_SCALARS) else value
+        if type(get_aval(value).dtype) is dtypes.KeyDType:  # keys pass as they are (JAX's)
+            return value
         if isinstance(leaf, _PY_SCALARS) and current_trace() is eval_trace:
             return leaf  # JAX's eager identity gives back a Python scalar as it is
         return stop_gradient_p.bind(value)

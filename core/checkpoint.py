@@ -205,7 +205,33 @@ def _cache(fun: Callable, key: tuple, staged: tuple) -> None:
         _traces.setdefault(fun, {})[key] = staged
 
 
-remat = checkpoint
+def remat(
+    fun: Callable,
+    *,
+    prevent_cse: bool = True,
+    policy: Callable[..., bool] | None = None,
+    static_argnums: int | Sequence[int] = (),
+    **removed: Any,
+) -> Callable:
+    """`checkpoint` under JAX's other name, with JAX's narrower signature: the function is
+    required and static arguments are given by position only.
+
+    Args:
+      fun: the function.
+      prevent_cse: as `checkpoint`'s.
+      policy: as `checkpoint`'s.
+      static_argnums: as `checkpoint`'s.
+      **removed: `concrete=` (JAX's `NotImplementedError`); any other keyword is a `TypeError`.
+
+    Returns:
+      `checkpoint(fun, ...)`.
+    """
+    for name in removed:
+        if name != "concrete":
+            raise TypeError(f"remat() got an unexpected keyword argument {name!r}")
+    return checkpoint(
+        fun, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums, **removed
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -56,6 +56,12 @@ CASES = [
         [1.0, 0.0, 2.0],
     ),
     (lambda: core.linear_transpose(lambda x: x + 1.0, 1.0)(3.0), ["Array"], [3.0]),
+    (lambda: core.vjp(lambda x, y: x, 1.0, 2.0)[1](1.0), ["float", "Array"], [1.0, 0.0]),
+    (lambda: core.vjp(lambda x: {"a": x}, 1.0)[1]({"a": 2.0}), ["float"], [2.0]),
+    (lambda: core.vjp(lambda x: (x, x * 2), 1.0)[1]((1.0, 1.0)), ["Array"], [3.0]),
+    (lambda: core.linearize(lambda x: (x, x * 2), 1.0)[1](1.0), ["float", "Array"], [1.0, 2.0]),
+    (lambda: core.linearize(lambda x, y: (y, x), 1.0, 2.0)[1](1.0, 3.0), ["float"] * 2, [3, 1]),
+    (lambda: core.grad(lambda x: x)(1.0), ["Array"], [1.0]),
 ]
 
 
@@ -178,3 +184,12 @@ def test_checkpoint_policy_is_checked_when_applied():
     np.testing.assert_allclose(f(1.0), 0.84147096)
     with pytest.raises(TypeError, match="'int' object is not callable"):
         core.grad(f)(1.0)
+
+
+@pytest.mark.parametrize(
+    "x, staged",
+    [(1, "{ lambda ; a:i32[]. let b:i32[] = stop_gradient a in (b,) }"), (True, "bool[]")],
+)
+def test_stop_gradient_is_staged_for_integers(x, staged):
+    # JAX 0.10.2 stages stop_gradient of an int or bool as of a float
+    assert staged in str(core.make_jaxpr(lax.stop_gradient)(x))

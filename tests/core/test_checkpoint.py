@@ -441,3 +441,27 @@ def test_checkpoint_name_outside_transformations_is_the_identity():
     out = checkpoint_name(tree, "n")
     assert out["a"] == 1.0 and type(out["a"]) is float  # JAX 0.10.2: the Python float
     assert out["b"] is tree["b"]
+
+
+@pytest.mark.parametrize(
+    "call, first_line",
+    [  # JAX 0.10.2's TypeErrors: remat has its own, narrower signature
+        (
+            lambda: core.remat(lambda x: x, unknown=1),
+            "remat() got an unexpected keyword argument 'unknown'",
+        ),
+        (
+            lambda: core.remat(lambda x, n: x * n, static_argnames="n"),
+            "remat() got an unexpected keyword argument 'static_argnames'",
+        ),
+        (lambda: core.remat(policy=None), "remat() missing 1 required positional argument: 'fun'"),
+        (
+            lambda: core.checkpoint(lambda x: x, unknown=1),
+            "checkpoint() got an unexpected keyword argument 'unknown'",
+        ),
+    ],
+)
+def test_remat_signature_errors(call, first_line):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).split("\n")[0] == first_line

@@ -419,5 +419,6 @@ def test_checkpoint_is_transparent():
             grad(lambda v, r=remat: jnp.sum(r(v)))(x), grad(lambda v: jnp.sum(block(v)))(x)
         )
         np.testing.assert_allclose(vmap(grad(remat))(x), vmap(grad(block))(x))
-    with pytest.raises(TypeError, match="policy"):
-        core.checkpoint(block, policy="dots")
+    # as JAX 0.10.2, a policy that is not callable fails when it is applied (under grad)
+    with pytest.raises(TypeError, match="'str' object is not callable"):
+        grad(lambda v: jnp.sum(core.checkpoint(block, policy="dots")(v)))(x)

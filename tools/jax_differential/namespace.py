@@ -21,6 +21,7 @@ def namespace(side: str) -> dict[str, Any]:
         import flax.training.train_state
         import flax.traverse_util
         import jax
+        import jax.ad_checkpoint  # noqa: F401
         import jax.image
         import jax.numpy as jnp
         import jax.scipy as jsp

@@ -42,7 +42,7 @@ from core.prims.control_flow.common import (
     stage,
 )
 from core.prims.control_flow.errors import BranchTypeError, PredicateTypeError
-from core.prims.elementwise import full_like, ne, select_n
+from core.prims.elementwise import eq, full_like, ne, select_n, stop_gradient_p
 from core.prims.shapes import broadcast_in_dim, convert_element_type, empty_like_aval
 from core.trace import Tracer, as_value, get_aval, set_current_trace
 
@@ -188,21 +188,35 @@ def _cond_transpose(cts, index, *ops, branches):
     return [None] + [next(outs) if u else None for u in undef]
 
 
+def _select_taken(taken: Any, x: Any) -> Any:
+    """`x` where the batched predicate `taken` holds, `stop_gradient(x)` elsewhere."""
+    aval = get_aval(x)
+    if type(aval.dtype) is dtypes.KeyDType:  # no derivative to stop
+        return x
+    if get_aval(taken).ndim != aval.ndim:
+        taken = broadcast_in_dim(taken, aval.shape, (0,))
+    return select_n(taken, stop_gradient_p.bind(x), x)
+
+
 def _cond_batch(args, dims, *, branches, axis_trace=None):
     index, *ops = args
     idim, *odims = dims
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     name = axis_name_of(axis_trace)
-    ops = [o if d is None else batching.moveaxis(o, d, 0, size) for o, d in zip(ops, odims)]
-    in_b = tuple(d is not None for d in odims)
     n_out = len(branches[0].outvars)
     if idim is not None:
-        # A batched predicate: run every branch on the whole batch and select per element.
+        # A batched predicate: run every branch on the whole batch and select per element. As
+        # JAX's, every operand is batched, and a branch sees the elements it does not take
+        # through `stop_gradient`, so that a branch undefined there (a `sqrt` of a negative
+        # guarded by the predicate) puts no NaN in the derivative.
         index = batching.moveaxis(index, idim, 0, size)
+        ops = [batching.moveaxis(o, d, 0, size) for o, d in zip(ops, odims)]
         outs = []
-        for b in branches:
-            bj, consts, _ = batch_jaxpr(b, size, in_b, True, name)
-            outs.append(ir.eval_jaxpr(bj, [], *consts, *ops))
+        for i, b in enumerate(branches):
+            bj, consts, _ = batch_jaxpr(b, size, (True,) * len(ops), True, name)
+            taken = eq(index, full_like(index, i, shape=()))
+            masked = [_select_taken(taken, o) for o in ops]
+            outs.append(ir.eval_jaxpr(bj, [], *consts, *masked))
         if len(branches) == 1:
             return outs[0], [0] * n_out
         res = []
@@ -211,6 +225,8 @@ def _cond_batch(args, dims, *, branches, axis_trace=None):
             which = broadcast_in_dim(index, shape, (0,))
             res.append(select_n(which, *cases))
         return res, [0] * n_out
+    ops = [o if d is None else batching.moveaxis(o, d, 0, size) for o, d in zip(ops, odims)]
+    in_b = tuple(d is not None for d in odims)
     out_b = tuple(
         any(f) for f in zip(*[batch_jaxpr(b, size, in_b, False, name)[2] for b in branches])
     )

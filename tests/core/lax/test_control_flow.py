@@ -223,6 +223,53 @@ def test_batched_predicate_becomes_select():
     np.testing.assert_allclose(sw(np.array([0, 2, 5, -1], np.int32)), [1, 3, 3, 1])
 
 
+# grad of a batched cond whose untaken branch is undefined there, as JAX 0.10.2 printed it:
+# each branch sees the elements it does not take through stop_gradient (no NaN leaks back)
+GUARDED = [
+    (
+        lambda xs: core.vmap(lambda x: lax.cond(x > 0, jnp.sqrt, lambda v: v, x))(xs).sum(),
+        [-1.0, 4.0],
+        [1.0, 0.25],
+    ),
+    (
+        lambda xs: core.vmap(lambda x: lax.cond(x > 0, jnp.log, lambda v: v * 2, x))(xs).sum(),
+        [-1.0, 0.0, 4.0],
+        [2.0, 2.0, 0.25],
+    ),
+    (
+        lambda xs: core.vmap(lambda i, x: lax.switch(i, [jnp.sqrt, jnp.log, lambda v: v], x))(
+            jnp.array([0, 1, 2]), xs
+        ).sum(),
+        [-1.0, -2.0, 4.0],
+        [np.nan, -0.5, 1.0],
+    ),
+]
+
+
+@pytest.mark.parametrize("f, x, want", GUARDED)
+def test_batched_cond_gradient_stops_untaken_branches(f, x, want):
+    x = jnp.array(x, jnp.float32)
+    np.testing.assert_allclose(core.grad(f)(x), want)
+    np.testing.assert_allclose(core.jit(core.grad(f))(x), want)
+
+
+def test_batched_cond_jaxpr_is_jaxs():
+    text = str(
+        core.make_jaxpr(core.vmap(lambda x: lax.cond(x > 0, jnp.sin, jnp.cos, x)))(
+            np.ones(2, np.float32)
+        )
+    )
+    # JAX 0.10.2's text
+    assert text == (
+        "{ lambda ; a:f32[2]. let\n    b:bool[2] = gt a 0.0:f32[]\n"
+        "    c:i32[2] = convert_element_type[new_dtype=int32 weak_type=False] b\n"
+        "    d:bool[2] = eq c 0:i32[]\n    e:f32[2] = stop_gradient a\n"
+        "    f:f32[2] = select_n d e a\n    g:f32[2] = cos f\n    h:bool[2] = eq c 1:i32[]\n"
+        "    i:f32[2] = stop_gradient a\n    j:f32[2] = select_n h i a\n    k:f32[2] = sin j\n"
+        "    l:f32[2] = select_n c g k\n  in (l,) }"
+    )
+
+
 def test_while_loop():
     f = lambda x: lax.while_loop(
         lambda v: v[0] < 5,

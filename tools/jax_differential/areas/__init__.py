@@ -56,6 +56,7 @@ NAMES = (
     "special_accuracy",
     "special_accuracy_x64",
     "flax_optax_usage",
+    "transform_compose",
 )
 
 
