@@ -5,37 +5,39 @@ Each Flax module name is an alias of the numbax module that implements it (the s
 object, registered in ``sys.modules`` so every import spelling works:
 ``from flaxport.training.train_state import TrainState``, ``import flaxport.linen as nn``):
 
-==================================  ==============================
-Flax                                numbax
-==================================  ==============================
-``flax.linen``                      ``nn``
-``flax.linen.initializers``         ``nn.initializers``
-``flax.linen.partitioning``         ``nn.partitioning``
-``flax.linen.spmd``                 ``nn.spmd``
-``flax.linen.fp8_ops``              ``nn.fp8_ops``
-``flax.core`` (``FrozenDict``...)   ``nn.core``
-``flax.core.frozen_dict``           ``nn.frozen_dict``
-``flax.core.lift``                  ``nn.lift``
-``flax.core.tracers``               ``nn.tracers``
-``flax.core.meta``                  ``nn.meta``
-``flax.core.scope``                 ``nn.scope``
-``flax.struct``                     ``core.struct``
-``flax.serialization``              ``train.serialization``
-``flax.traverse_util``              ``nn.traverse_util``
-``flax.cursor``                     ``nn.cursor``
-``flax.errors``                     ``nn.errors``
-``flax.training``                   ``train``
-``flax.training.train_state``       ``train.train_state``
-``flax.training.checkpoints``       ``train.checkpoints``
-``flax.training.common_utils``      ``train.common_utils``
-``flax.training.dynamic_scale``     ``train.dynamic_scale``
-``flax.training.early_stopping``    ``train.early_stopping``
-``flax.jax_utils``                  ``train.jax_utils``
-``flax.metrics.tensorboard``        ``train.tensorboard``
-``flax.config``                     ``flaxport.config`` (``flaxport/configurations.py``)
-``flax.training.orbax_utils``       not provided (Orbax is not supported)
-``flax.nnx``                        not provided (Flax NNX is not supported)
-==================================  ==============================
+====================================  ==============================
+Flax                                  numbax
+====================================  ==============================
+``flax.linen``                        ``nn``
+``flax.linen.initializers``           ``nn.initializers``
+``flax.linen.partitioning``           ``nn.partitioning``
+``flax.linen.spmd``                   ``nn.spmd``
+``flax.linen.fp8_ops``                ``nn.fp8_ops``
+``flax.core`` (``FrozenDict``...)     ``nn.core``
+``flax.core.frozen_dict``             ``nn.frozen_dict``
+``flax.core.lift``                    ``nn.lift``
+``flax.core.tracers``                 ``nn.tracers``
+``flax.core.meta``                    ``nn.meta``
+``flax.core.scope``                   ``nn.scope``
+``flax.struct``                       ``core.struct``
+``flax.serialization``                ``train.serialization``
+``flax.traverse_util``                ``nn.traverse_util``
+``flax.cursor``                       ``nn.cursor``
+``flax.errors``                       ``nn.errors``
+``flax.training``                     ``train``
+``flax.training.train_state``         ``train.train_state``
+``flax.training.checkpoints``         ``train.checkpoints``
+``flax.training.common_utils``        ``train.common_utils``
+``flax.training.dynamic_scale``       ``train.dynamic_scale``
+``flax.training.early_stopping``      ``train.early_stopping``
+``flax.training.lr_schedule``         ``train.lr_schedule``
+``flax.training.prefetch_iterator``   ``train.prefetch_iterator``
+``flax.jax_utils``                    ``train.jax_utils``
+``flax.metrics.tensorboard``          ``train.tensorboard``
+``flax.config``                       ``flaxport.config`` (``flaxport/configurations.py``)
+``flax.training.orbax_utils``         not provided (Orbax is not supported)
+``flax.nnx``                          not provided (Flax NNX is not supported)
+====================================  ==============================
 
 ``python -m flaxport.port program.py`` does the whole mechanical port of a program's imports
 (``jax`` -> ``core``, ``flax`` -> ``flaxport``, ``optax`` -> ``optim``; ``flaxport/port.py``).
@@ -77,6 +79,8 @@ ALIASES = {
     "training.common_utils": "train.common_utils",
     "training.dynamic_scale": "train.dynamic_scale",
     "training.early_stopping": "train.early_stopping",
+    "training.lr_schedule": "train.lr_schedule",
+    "training.prefetch_iterator": "train.prefetch_iterator",
     "jax_utils": "train.jax_utils",
     "metrics.tensorboard": "train.tensorboard",
 }
