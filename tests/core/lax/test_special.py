@@ -348,3 +348,58 @@ def test_polygamma_of_a_negative_order_is_nan():
     # JAX 0.10.2: polygamma(jnp.array([-1, 1]), jnp.array([0.5, 0.5])) = [nan, 4.93480220054468]
     got = np.asarray(lax.polygamma(jnp.array([-1.0, 1.0, 0.5]), jnp.array([0.5, 0.5, 0.5])))
     assert np.isnan(got[0]) and np.isnan(got[2]) and np.isclose(got[1], 4.93480220054468, rtol=1e-6)
+
+
+BESSEL_X = [-7.1168, 0.2364, 0.99, 5.07, 8.0, 12.5, 100.0]
+# JAX 0.10.2, jitted: Cephes' Chebyshev series (JAX's i0e, XLA's i1e)
+BESSEL_JAX = {
+    ("bessel_i0e", np.float32): [
+        0.152417853474617,
+        0.8005332946777344,
+        0.4683535695075989,
+        0.18218636512756348,
+        0.14343179762363434,
+        0.11402193456888199,
+        0.039944376796483994,
+    ],
+    ("bessel_i1e", np.float32): [
+        -0.14126309752464294,
+        0.09396813064813614,
+        0.20740346610546112,
+        0.1630534678697586,
+        0.13414262235164642,
+        0.1093614399433136,
+        0.03974415361881256,
+    ],
+    ("bessel_i0e", np.float64): [
+        0.15241783581712978,
+        0.8005332122381537,
+        0.4683535654951164,
+        0.1821863575391265,
+        0.1434317818568503,
+        0.1140219294622889,
+        0.03994437929909668,
+    ],
+    ("bessel_i1e", np.float64): [
+        -0.14126303306929022,
+        0.09396812327948507,
+        0.20740348795792476,
+        0.16305341975030926,
+        0.13414249329269812,
+        0.10936143099065089,
+        0.03974415302513025,
+    ],
+}
+
+
+@pytest.mark.parametrize("name,dtype", list(BESSEL_JAX), ids=lambda v: getattr(v, "__name__", v))
+def test_bessel_ie_is_cephes_chebyshev_as_jax(name, dtype):
+    """jit's sums are JAX's bit for bit (the same fused multiply-adds); eager ones round each
+    step, within a few ulp."""
+    want = np.array(BESSEL_JAX[(name, dtype)], dtype)
+    with core.enable_x64():
+        x = jnp.array(BESSEL_X, dtype)
+        jitted = np.asarray(core.jit(getattr(lax, name))(x))
+        eager = np.asarray(getattr(lax, name)(x))
+    np.testing.assert_array_equal(jitted, want)
+    np.testing.assert_allclose(eager, want, rtol=8 * np.finfo(dtype).eps)
