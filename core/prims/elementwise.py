@@ -795,7 +795,17 @@ def _integer_pow_impl(x, *, y):
         return np.asarray(np.divide(one, acc, dtype=x.dtype) if y < 0 else acc, x.dtype)
 
 
-square_p = unop("square", _errstate(np.square), _NUM)
+def _square_impl(x):
+    """`x * x`; complex as JAX lowers it, `(a - b)(a + b) + 2ab i` (numpy's square rounds
+    `a a - b b`)."""
+    if x.dtype.kind != "c":
+        return np.square(x)
+    out = np.empty(x.shape, x.dtype)
+    out.real, out.imag = (x.real - x.imag) * (x.real + x.imag), (x.real * x.imag) * 2
+    return out
+
+
+square_p = unop("square", _errstate(_square_impl), _NUM)
 defjvp(square_p, lambda g, x: mul(g, mul(_const(x, 2), x)))  # JAX's: 2x, not x + x
 
 integer_pow_p = Primitive("integer_pow")

@@ -231,8 +231,11 @@ class Expressions:
         if name in ("np.inf", "np.nan", "math.pi", "math.inf", "math.nan"):
             value = float(eval(name, _MODULES))  # noqa: S307 (a fixed name)
             return types.float64, self._constant(value, types.float64) if self.builder else None
-        if node.attr in ("real", "imag"):  # a complex number's part
+        if node.attr in ("real", "imag"):  # a complex number's part (a float's: as numba's)
             ty, value = self.expr(node.value)
+            if isinstance(ty, types.Float):
+                zero = self._constant(0.0, ty) if self.builder else None
+                return ty, value if node.attr == "real" else zero
             if not isinstance(ty, types.Complex):
                 raise Unsupported(f".{node.attr} of {ty}")
             part = ty.underlying_float

@@ -306,14 +306,17 @@ register_lowering(digamma_p, Scalar(_digamma.fn, exact=False))
 
 
 def _integer_pow_lowering(ctx, x, *, y):
-    """x**y by repeated squaring (what XLA emits), 1/x**-y for negative y."""
+    """x**y by repeated squaring (what XLA emits), 1/x**-y for negative y; complex products as
+    `mul`'s (XLA's fused multiply-adds)."""
+    complex_ = ctx.dtype.kind == "c"
+    mul = lambda a, b: _mul_lowering(ctx, a, b) if complex_ else f"{a} * {b}"  # noqa: E731
     n, acc, base = abs(y), None, x
     while n:
         if n & 1:
-            acc = base if acc is None else ctx.tmp(f"{acc} * {base}")
+            acc = base if acc is None else ctx.tmp(mul(acc, base))
         n >>= 1
         if n:
-            base = ctx.tmp(f"{base} * {base}")
+            base = ctx.tmp(mul(base, base))
     acc = ctx.const(1) if acc is None else acc
     if y >= 0:
         return acc
@@ -322,7 +325,18 @@ def _integer_pow_lowering(ctx, x, *, y):
 
 
 register_lowering(integer_pow_p, Scalar(_integer_pow_lowering))
-register_lowering(square_p, Scalar(lambda ctx, x: f"({x} * {x})"))  # as mul(x, x)
+
+
+def _square_lowering(ctx, x):
+    """x * x; a complex square as JAX lowers it: (a - b)(a + b) + 2ab i."""
+    if ctx.dtype.kind != "c":
+        return f"({x} * {x})"
+    a, b = ctx.tmp(f"{x}.real"), ctx.tmp(f"{x}.imag")
+    two = ctx.const(2, np.finfo(ctx.dtype).dtype)
+    return _complex(ctx, f"complex(({a} - {b}) * ({a} + {b}), ({a} * {b}) * {two})")
+
+
+register_lowering(square_p, Scalar(_square_lowering))
 register_lowering(eq_p, Scalar(_infix("==")))
 register_lowering(ne_p, Scalar(_infix("!=")))
 register_lowering(lt_p, Scalar(_compare("<")))

@@ -1,7 +1,8 @@
 """Complex numbers in the lean back end (core/backends/llvm/complex_ir.py, the translator's
 complex values): jitted complex programs run as LLVM shells with numba's kernels' bits, their
-products, quotients, exponentials and moduli are XLA's (JAX 0.10.2's values recorded on its
-special cases), and a quotient over a grid of edge values is the eager division's, bit for bit."""
+products, quotients, exponentials, moduli, squares and powers are XLA's (JAX 0.10.2's values
+recorded on special cases), and a quotient over a grid of edge values is the eager division's,
+bit for bit."""
 
 import types
 import weakref
@@ -54,6 +55,7 @@ def _programs(dtype) -> dict:
         "exp_abs": (lambda a: (jnp.exp(a), jnp.abs(a), jnp.exp(0.5j * jnp.abs(a))), (a,)),
         "reductions": (lambda a, b: (jnp.sum(a * b, 1), jnp.sum(a, 0), jnp.mean(b)), (a, b)),
         "compare": (lambda a, b: (a == b, a != a, jnp.where(a.real > 0, a, b)), (a, b)),
+        "powers": (lambda a: (jnp.square(a), a**3, a**-2, lax.abs(a.real)), (a,)),
         "converts": (lambda a, r: (a.astype(np.finfo(dtype).dtype), r.astype(dtype)), (a, real)),
         "lru": (_lru, (lam, a, b)),
         "grad": (core.grad(lambda z: jnp.sum(jnp.abs(z * jnp.exp(1j * z)) ** 2)), (a,)),
@@ -183,3 +185,43 @@ def test_division_grid_is_the_eager_division():
     with np.errstate(all="ignore"):
         want = _complex_div(a, b)
     _same_bits(got, want)
+
+
+# JAX 0.10.2 (jax.jit) printed these: square (JAX lowers it as (a - b)(a + b) + 2ab i), x**5
+# and x**-2 (products as XLA's fused multiply-adds), on values where the roundings differ
+POWERS = {
+    np.complex64: (
+        [(-0.41306355595588684, -0.20989197492599487), (-0.5538228154182434, 1.040949821472168),
+         (0.9775674343109131, 2.2107126712799072)],
+        [(0.12656687200069427, 0.17339745163917542), (-0.7768567800521851, -1.1530035734176636),
+         (-3.931612491607666, 4.322241306304932)],
+        [(0.015015247277915478, -0.01518203318119049), (-1.4627704620361328, -1.7477755546569824),
+         (71.98307800292969, -40.352115631103516)],
+        [(2.746328353881836, -3.76248836517334), (-0.40190765261650085, 0.5965075492858887),
+         (-0.11516366899013519, -0.12660586833953857)],
+    ),
+    np.complex128: (
+        [(-1.3012589126810539, 1.2621888322680006), (0.4137732121832107, -0.9206674766284004),
+         (1.420566040099593, 0.7459867230645314)],
+        [(0.10015410952981961, -3.284868934950455), (-0.676420331400894, -0.7618950783142887),
+         (1.4615116832956805, 2.119446810301306)],
+        [(14.858507386148862, -12.750605547022644), (0.898083682512173, 0.5396719520702759),
+         (-7.968439503320909, 7.043106798014878)],
+        [(0.009273189703225644, 0.30414341385521404), (-0.651639413048839, 0.7339827598163561),
+         (0.2205033173514088, -0.3197682632050166)],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_powers_are_jaxs(dtype, jit):
+    x, *wants = POWERS[dtype]
+    with config.override("enable_x64", True):
+
+        def f(x):
+            return jnp.square(x), x**5, x**-2
+
+        got = (core.jit(f) if jit else f)(_c(x, dtype))
+        for g, want in zip(got[: 3 if jit else 1], wants):  # eagerly: the square
+            _same_bits(np.asarray(g), _c(want, dtype))
