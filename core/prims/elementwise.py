@@ -407,12 +407,11 @@ def _complex_div(a, b):
     one, inf = np.ones((), ar.dtype), np.asarray(np.inf, ar.dtype)
     by_imag = np.abs(br) < np.abs(bi)
     t = np.where(by_imag, br / bi, bi / br)
-    # `p * t + q` fused (one rounding), as XLA and the kernels contract it: float32 products
-    # are exact in float64 (x/x of -1.5+0.5j is 1+8.9e-9j, as in JAX).
-    wide = np.float64 if ar.dtype == np.float32 else ar.dtype
+    # `p * t + q` fused (one rounding), as XLA and the kernels contract it (x/x of -1.5+0.5j is
+    # 1+8.9e-9j, as in JAX)
 
     def fma(p, q):
-        return (p.astype(wide) * t.astype(wide) + q).astype(ar.dtype)
+        return _fma(p, t, q)
 
     d = np.where(by_imag, fma(br, bi), fma(bi, br))
     r = np.where(by_imag, fma(ar, ai), fma(ai, ar)) / d
@@ -619,7 +618,23 @@ stop_gradient_p.def_jvp(_stop_gradient_jvp)
 is_finite_p = unop("is_finite", np.isfinite, _F, out_dtype=dtypes.bool_)
 defjvp_zero(is_finite_p)
 
-abs_p = unop("abs", np.abs, "ifc")  # JAX's: no unsigned (jnp.abs returns those unchanged)
+
+def _abs_impl(x):
+    """|x|; a complex modulus as XLA computes it (and the kernels): `big * sqrt(1 + r * r)`
+    with `r = small / big` of the parts' magnitudes and one rounding for `1 + r * r`, 0 at 0,
+    inf where `big` is, NaN where a part is NaN (numpy's is the C library's hypot)."""
+    if x.dtype.kind != "c":
+        return np.abs(x)
+    a, b = np.abs(x.real), np.abs(x.imag)
+    big, small = np.maximum(a, b), np.minimum(a, b)
+    one = np.ones((), big.dtype)
+    at_zero = big == 0
+    ratio = small / np.where(at_zero, one, big)
+    out = big * np.sqrt(_fma(ratio, ratio, np.broadcast_to(one, ratio.shape)))
+    return np.where(at_zero, 0 * one, np.where(big == np.inf, np.inf * one, out))
+
+
+abs_p = unop("abs", _errstate(_abs_impl), "ifc")  # JAX's: no unsigned (jnp.abs: unchanged)
 
 
 def _abs_jvp(g, x):

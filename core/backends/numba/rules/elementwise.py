@@ -224,7 +224,26 @@ def _round_lowering(ctx, x, rounding_method=0):
 register_lowering(round_p, Scalar(_round_lowering))
 register_lowering(stop_gradient_p, Scalar(lambda ctx, x: x))
 register_lowering(is_finite_p, Scalar(lambda ctx, x: f"np.isfinite({x})"))
-register_lowering(abs_p, Scalar(lambda ctx, x: f"np.abs({x})"))
+
+
+def _abs_lowering(ctx, x):
+    """|x|; a complex modulus (of the complex dtype, as the primitive's) as XLA computes it:
+    `big * sqrt(1 + (small / big)**2)` of the parts' magnitudes, 0 at 0, inf where `big` is
+    (NaN where a part is NaN); numba's is the C library's hypot."""
+    if ctx.dtype.kind != "c":
+        return f"np.abs({x})"
+    part = np.finfo(ctx.dtype).dtype
+    zero, one, inf = (ctx.const(v, part) for v in (0, 1, np.inf))
+    a, b = ctx.tmp(f"np.abs({x}.real)"), ctx.tmp(f"np.abs({x}.imag)")
+    big, small = ctx.tmp(f"vm.maximum({a}, {b})"), ctx.tmp(f"vm.minimum({a}, {b})")
+    at_zero = ctx.tmp(f"({big} == {zero})")
+    ratio = ctx.tmp(f"({small} / rt.where({at_zero}, {one}, {big}))")
+    out = ctx.tmp(f"({big} * np.sqrt({one} + {ratio} * {ratio}))")
+    out = ctx.tmp(f"rt.where({at_zero}, {zero}, rt.where({big} == {inf}, {inf}, {out}))")
+    return _complex(ctx, f"complex({out}, {zero})")
+
+
+register_lowering(abs_p, Scalar(_abs_lowering))
 
 
 def _complex_exp(ctx, x):

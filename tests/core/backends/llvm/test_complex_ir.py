@@ -52,7 +52,7 @@ def _programs(dtype) -> dict:
     return {
         "arithmetic": (lambda a, b, c: (a * b + a / b - jnp.conj(c), -a + 2j * b), (a, b, c)),
         "parts": (lambda a, r: (a.real * r + a.imag, lax.complex(r, -r) * a), (a, real)),
-        "exp_abs": (lambda a: (jnp.exp(a), jnp.abs(a), jnp.exp(0.5j * jnp.abs(a))), (a,)),
+        "exp_abs": (lambda a: (jnp.exp(a), jnp.abs(a), jnp.exp(0.5j * lax.abs(a))), (a,)),
         "reductions": (lambda a, b: (jnp.sum(a * b, 1), jnp.sum(a, 0), jnp.mean(b)), (a, b)),
         "compare": (lambda a, b: (a == b, a != a, jnp.where(a.real > 0, a, b)), (a, b)),
         "powers": (lambda a: (jnp.square(a), a**3, a**-2, lax.abs(a.real)), (a,)),
@@ -225,3 +225,13 @@ def test_powers_are_jaxs(dtype, jit):
         got = (core.jit(f) if jit else f)(_c(x, dtype))
         for g, want in zip(got[: 3 if jit else 1], wants):  # eagerly: the square
             _same_bits(np.asarray(g), _c(want, dtype))
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_lax_abs_is_xlas_modulus(dtype, jit):
+    """`lax.abs` of a complex number (the primitive, eagerly too) is `jnp.abs`'s, XLA's."""
+    z = _c([m for m, _ in MODULI], dtype)
+    with config.override("enable_x64", True):
+        got = np.asarray((core.jit(lax.abs) if jit else lax.abs)(z))
+    _same_bits(got, np.array([v for _, v in MODULI], np.finfo(dtype).dtype))
