@@ -87,6 +87,19 @@ def _extreme(dt: np.dtype, lowest: bool) -> Any:
     return -np.inf if lowest else np.inf
 
 
+def _where_mask(where: Any, shape: tuple[int, ...]) -> Any:
+    """A reduction's `where` broadcast to the operand's `shape`; one that does not broadcast is
+    JAX's error (its `where(mask, a, identity)` names the three shapes)."""
+    wshape = get_aval(ensure_array(where)).shape
+    try:
+        np.broadcast_shapes(wshape, shape)
+    except ValueError:
+        raise ValueError(
+            f"Incompatible shapes for broadcasting: shapes=[{wshape}, {shape}, ()]"
+        ) from None
+    return broadcast_to(where, shape)
+
+
 def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = None):
     """A jnp reduction; `identity(dtype)` fills the masked elements and allows empty `where`
     reductions without `initial`; a reduction without one (max, min) fills with `masked(dtype)`
@@ -129,7 +142,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
             else:
                 fill = identity(get_aval(a).dtype)
 
-            a = _where(broadcast_to(where, aval.shape), a, fill)
+            a = _where(_where_mask(where, aval.shape), a, fill)
         if (
             aval.size == 0
             and identity is None
@@ -196,7 +209,7 @@ def _bool_reduce(prim_fn, name):
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
         if where is not None:
-            a = _where(broadcast_to(where, aval.shape), a, name == "all")
+            a = _where(_where_mask(where, aval.shape), a, name == "all")
         res = prim_fn(a, axes)
         return _keepdims(res, aval.shape, axes) if keepdims else res
 
@@ -571,7 +584,7 @@ def _nan_mask(a: Any) -> Any:
 def _not_nan(a: Any, where: Any) -> Any:
     """The mask of non-NaN entries of `a`, and-ed with `where` when given."""
     valid = logical_not(_nan_mask(a))
-    return valid if where is None else logical_and(valid, where)
+    return valid if where is None else logical_and(valid, _where_mask(where, get_aval(a).shape))
 
 
 def _nan_filled(a: Any, fill: Any) -> Any:

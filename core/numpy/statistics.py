@@ -881,8 +881,12 @@ def nanquantile(
 
     s = sort(flat, axis=-1)  # NaNs sort last
     dt = _dtype(s)
-    count = rd.sum(uf.logical_not(uf.isnan(flat)), axis=-1).astype(dt)  # batch
-    qa = q.astype(dt)
+    # As JAX: positions and weights in q's dtype (a Python float's: float32), a 16-bit one
+    # in float32 as XLA computes 16-bit chains (rounding once, at the end).
+    cdt = _dtype(q) if dtypes.kind(_dtype(q)) == "f" else dtypes.default_float()
+    cdt = np.dtype(np.float32) if cdt.itemsize == 2 else cdt
+    count = rd.sum(uf.logical_not(uf.isnan(flat)), axis=-1).astype(cdt)  # batch
+    qa = q.astype(cdt)
     qshape = _shape(qa)
     # positions, shape (*qshape, *batch)
     qb = shp.reshape(qa, qshape + (1,) * len(batch))
@@ -899,9 +903,10 @@ def nanquantile(
         ix = broadcast_to(ix.astype(idt)[..., None], (*qshape, *batch, 1))
         return take_along_axis(sb, ix, axis=-1)[..., 0]
 
-    if method == "linear":
-        vlo, vhi = pick(lo), pick(hi)
-        res = uf.add(vlo, uf.multiply(uf.subtract(vhi, vlo), uf.subtract(pos, lo)))
+    if method == "linear":  # JAX's weighted sum of the neighbours, in q's dtype
+        vlo, vhi = pick(lo).astype(cdt), pick(hi).astype(cdt)
+        frac = uf.subtract(pos, lo)
+        res = uf.add(uf.multiply(vlo, uf.subtract(1, frac)), uf.multiply(vhi, frac)).astype(dt)
     elif method == "lower":
         res = pick(lo)
     elif method == "higher":

@@ -78,6 +78,63 @@ CASES = [
             "Shape of weights must be consistent with shape of a along specified axis.",
         ),
     ),
+    (
+        "jnp.sum(jnp.ones((2, 3)), where=jnp.ones((2, 2), bool))",
+        (
+            "raises",
+            "ValueError",
+            "Incompatible shapes for broadcasting: shapes=[(2, 2), (2, 3), ()]",
+        ),
+    ),
+    (
+        "jnp.all(jnp.ones((2, 3)), axis=1, where=jnp.ones((2, 2), bool))",
+        (
+            "raises",
+            "ValueError",
+            "Incompatible shapes for broadcasting: shapes=[(2, 2), (2, 3), ()]",
+        ),
+    ),
+    (
+        "jnp.nanmean(jnp.ones((2, 3)), where=jnp.ones((2, 2), bool))",
+        (
+            "raises",
+            "ValueError",
+            "Incompatible shapes for broadcasting: shapes=[(2, 2), (2, 3), ()]",
+        ),
+    ),
+    (
+        "jnp.nanvar(jnp.ones((2, 3)), axis=0, where=jnp.ones((2, 2), bool))",
+        (
+            "raises",
+            "ValueError",
+            "Incompatible shapes for broadcasting: shapes=[(2, 2), (2, 3), ()]",
+        ),
+    ),
+    (
+        "jnp.nansum(jnp.array([[1.0, jnp.nan, 2.0]]), where=jnp.array([True, True, False]))",
+        ("float32", False, (), 1.0),
+    ),
+    # statistics: nanquantile's weights in q's dtype (16-bit: float32, as XLA), JAX's weighted sum
+    (
+        "jnp.nanquantile(jnp.array([jnp.nan, jnp.inf, -0.0, -jnp.inf, 1.5, 0.0, -2.5, 3e38], jnp.bfloat16), 0.3)",
+        ("bfloat16", False, (), -0.5),
+    ),
+    (
+        "jnp.nanquantile(jnp.array([jnp.nan, -0.0, 1.5, 0.0, -2.5, 0.7, -1.3, 2.2], jnp.bfloat16), 0.3)",
+        ("bfloat16", False, (), -0.259765625),
+    ),
+    (
+        "jnp.nanquantile(jnp.array([0.1, 0.7, -1.3, 2.2, 5.5, jnp.nan, 3.3], jnp.float16), 0.3)",
+        ("float16", False, (), 0.400146484375),
+    ),
+    (
+        "jnp.nanpercentile(jnp.array([[0.1, 0.7, -1.3], [2.2, jnp.nan, 3.3]], jnp.bfloat16), 77, axis=1)",
+        ("bfloat16", False, (2,), [0.423828125, 3.046875]),
+    ),
+    (
+        "jnp.nanquantile(jnp.array([-jnp.inf, 1.0, 2.0, jnp.nan]), jnp.array([0.0, 0.2, 1.0]))",
+        ("float32", False, (3,), [nan, -inf, 2.0]),
+    ),
     # ufuncs (round, the binary functions' shape errors, fmax/fmin, ldexp)
     (
         "jnp.round(jnp.array([jnp.inf + 1.25j, -2.5 - jnp.inf * 1j, 1.26 + 0.5j], jnp.complex64), 1)",
