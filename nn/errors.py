@@ -642,6 +642,23 @@ class EmptyBranchesError(FlaxError, IndexError):
         )
 
 
+class ScanBroadcastDependencyError(FlaxError, ValueError):
+    """A variable of ``nn.scan``'s ``variable_broadcast`` collections is created from values
+    that change from step to step: the carry, the scanned inputs, or a key split per step.
+
+    Failing code: ``nn.scan(Cell, variable_broadcast="params", split_rngs={"params": True})``.
+    Fix: ``split_rngs={"params": False}`` for broadcast parameters (one set shared by every
+    step), or ``variable_axes={"params": 0}`` for one set per step.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "broadcasted variable has a data dependency on the scan body.\nCreate broadcast "
+            "variables from keys that are not split per step (split_rngs={'params': False}) "
+            "and not from the carry or the scanned inputs."
+        )
+
+
 class ScanAxesError(FlaxError, ValueError):
     """``nn.scan``'s ``in_axes`` is not an int, ``nn.broadcast`` or one entry per argument.
 

@@ -164,6 +164,10 @@ def _lift_method(
 
     functools.update_wrapper(run, fn)
     run.__dict__.pop("compact", None)
+    # The module bookkeeping runs on the clone (`prewrapped`), not around `run`: a class does
+    # not wrap `run` again, so `@nn.compact` put outside a transform marks nothing (Flax's
+    # wrapper carries the wrapped method's marker alike, and raises AssignSubModuleError).
+    run.method_handler_wrapped = True
     return run
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import core
 import core.numpy as jnp
-from core import lax, random, tree_util
+from core import ir, lax, random, tree_util
 from nn import errors, meta
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, Scope
@@ -166,7 +166,7 @@ def lift_scan(
         ):
             core.eval_shape(lambda b, c, x: body(b, c, x)[1], bvars, (cvars, init), first)
         else:
-            bvars = body(bvars, (cvars, init), first)[0]
+            bvars = _broadcast_init(lambda c, x: body(bvars, c, x)[0], (cvars, init), first)
 
         def step(carry: tuple, x: tuple) -> tuple:
             _, carry, out = body(bvars, carry, x)
@@ -189,6 +189,52 @@ def lift_scan(
         return c, ys
 
     return lifted
+
+
+def _broadcast_init(first_step: Callable, carry: Any, x: Any) -> Any:
+    """The broadcast variables the first step creates, computed from a jaxpr of that step:
+    as Flax's partial evaluation finds, they may depend on neither the carry nor the step's
+    slices (its per-step RNG keys included), only on the variables and keys every step shares.
+
+    Raises:
+      ScanBroadcastDependencyError: a broadcast variable depends on the carry or the slices.
+    """
+    closed, shape = core.make_jaxpr(first_step, return_shape=True)(carry, x)
+    jaxpr = closed.jaxpr
+    if any(_varying_outputs(jaxpr, [True] * len(jaxpr.invars))):
+        raise errors.ScanBroadcastDependencyError()
+    leaves = ir.eval_jaxpr(jaxpr, closed.consts, *tree_util.tree_leaves((carry, x)))
+    return tree_util.tree_unflatten(tree_util.tree_structure(shape), leaves)
+
+
+# Equations that run their jaxpr once on their operands as they are (calls): their results
+# vary as the jaxpr's do. Any other equation with a varying operand varies in all its results.
+_CALLS = frozenset({"jit", "pjit", "remat2", "checkpoint", "custom_jvp_call", "custom_vjp_call"})
+
+
+def _varying_outputs(jaxpr: ir.Jaxpr, varying_in: list[bool]) -> list[bool]:
+    """Which outputs of `jaxpr` depend on the inputs marked in `varying_in`."""
+    varying = {v for v, vary in zip(jaxpr.invars, varying_in) if vary}
+
+    def varies(v: Any) -> bool:
+        return isinstance(v, ir.Var) and v in varying
+
+    for eqn in jaxpr.eqns:
+        operands = [varies(v) for v in eqn.invars]
+        if not any(operands):
+            continue
+        inner = ir.sub_jaxprs(eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr"))
+        if (
+            eqn.primitive.name in _CALLS
+            and len(inner) == 1
+            and len(inner[0].invars) == len(operands)
+            and len(inner[0].outvars) == len(eqn.outvars)
+        ):
+            outs = _varying_outputs(inner[0], operands)
+        else:
+            outs = [True] * len(eqn.outvars)
+        varying.update(v for v, vary in zip(eqn.outvars, outs) if vary)
+    return [varies(v) for v in jaxpr.outvars]
 
 
 def _leaf_axes(prefix: Any, args: tuple) -> list[Any]:

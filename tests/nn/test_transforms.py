@@ -659,3 +659,71 @@ def test_cond_branch_mismatch_is_lax_conds_error():
     # Flax's nn.cond calls lax.cond: the error names cond, not switch (recorded with Flax 0.12.8)
     with pytest.raises(TypeError, match="^cond branches must have equal output types"):
         CondOfTwoDtypes().apply({}, jnp.ones(3), True)
+
+
+def _compact_outside(transform):
+    class M(nn.Module):
+        @nn.compact
+        @transform
+        def __call__(self, x):
+            return nn.Dense(2)(x)
+
+    return M
+
+
+def _compact_inside(transform):
+    class M(nn.Module):
+        @transform
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(2)(x)
+
+    return M
+
+
+@pytest.mark.parametrize("transform", [nn.remat, nn.jit])
+def test_compact_outside_a_method_transform_marks_nothing(transform):
+    # flax 0.12.8: AssignSubModuleError "Submodule Dense must be defined in `setup()` or in a
+    # method wrapped in `@compact`"; with @compact inside the transform the Dense is created
+    x = jnp.ones((3, 4))
+    with pytest.raises(errors.AssignSubModuleError, match="Submodule Dense must be defined"):
+        _compact_outside(transform)().init(random.key(0), x)
+    v = _compact_inside(transform)().init(random.key(0), x)
+    assert tree_util.tree_map(lambda a: a.shape, v) == {
+        "params": {"Dense_0": {"bias": (2,), "kernel": (4, 2)}}
+    }
+
+
+class _ScanCell(nn.Module):
+    @nn.compact
+    def __call__(self, c, x):
+        return jnp.tanh(nn.Dense(2, name="hc")(c) + nn.Dense(2, name="hx")(x)), c
+
+
+class _CarryParam(nn.Module):
+    @nn.compact
+    def __call__(self, c, x):
+        return c + self.param("w", lambda k: c * 2), x
+
+
+@pytest.mark.parametrize(
+    ("cell", "split"),
+    [(_ScanCell, True), (_CarryParam, False)],  # a key split per step; the carry
+)
+def test_scan_broadcast_variables_may_not_vary_per_step(cell, split):
+    # flax 0.12.8: ValueError "broadcasted variable has a data dependency on the scan body."
+    scan = nn.scan(cell, variable_broadcast="params", split_rngs={"params": split})
+    with pytest.raises(errors.ScanBroadcastDependencyError) as info:
+        scan().init(random.key(0), jnp.array([0.5, -0.25]), jnp.ones((3, 2)))
+    assert isinstance(info.value, ValueError)
+    assert str(info.value).split("\n")[0] == (
+        "broadcasted variable has a data dependency on the scan body."
+    )
+
+
+def test_scan_broadcast_params_from_a_shared_key():
+    scan = nn.scan(_ScanCell, variable_broadcast="params", split_rngs={"params": False})
+    v = scan().init(random.key(0), jnp.array([0.5, -0.25]), jnp.cos(jnp.arange(6.0)).reshape(3, 2))
+    # flax 0.12.8: the kernels' sums 0.8610176 ('hc') and -0.6631437 ('hx'), zero biases
+    np.testing.assert_allclose(float(v["params"]["hc"]["kernel"].sum()), 0.8610176, rtol=1e-6)
+    np.testing.assert_allclose(float(v["params"]["hx"]["kernel"].sum()), -0.6631437, rtol=1e-6)
