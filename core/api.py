@@ -867,6 +867,11 @@ def vmap(
                 if ax is None and not isinstance(o, Tracer):
                     results.append(o)  # unbatched non-array output, returned as it is
                     continue
+                if isinstance(o, np.ndarray) and o.dtype == dtypes.float0:  # a float0 gradient
+                    shape = list(o.shape)
+                    shape.insert(ax % (o.ndim + 1), size)
+                    results.append(np.zeros(shape, dtypes.float0))  # numpy, as JAX's
+                    continue
                 try:
                     val, dim = trace.to_val_dim(as_output_value(o))
                 except InvalidJaxTypeError:

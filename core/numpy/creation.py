@@ -447,7 +447,17 @@ def arange(
     return _placed(_arange(start, stop, step, dtype), out_sharding, "jnp.arange", device)
 
 
+def _known(v: Any) -> Any:
+    """`v`, or its concrete value when it is a tracer that has one."""
+    if isinstance(v, Tracer):
+        c = v.to_concrete_value()
+        return v if c is None else c
+    return v
+
+
 def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
+    # a tracer of a known value (under grad or jvp) is read as that value, as JAX's
+    start, stop, step = (_known(v) for v in (start, stop, step))
     for v in (start, stop, step):
         if isinstance(v, Tracer):
             raise ConcretizationTypeError(

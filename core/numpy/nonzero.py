@@ -47,6 +47,8 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
             "instead."
         )
     if size is None:
+        if isinstance(a, Tracer) and a.to_concrete_value() is not None:  # known (grad, jvp)
+            a = Array(np.asarray(a.to_concrete_value()), aval.weak_type)
         if isinstance(a, Tracer):
             raise ConcretizationTypeError(  # JAX's class (not the boolean-index one)
                 f"traced array with shape {dtypes.default_int().name}[]",  # the count, as JAX

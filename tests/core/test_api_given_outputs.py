@@ -193,3 +193,19 @@ def test_checkpoint_policy_is_checked_when_applied():
 def test_stop_gradient_is_staged_for_integers(x, staged):
     # JAX 0.10.2 stages stop_gradient of an int or bool as of a float
     assert staged in str(core.make_jaxpr(lax.stop_gradient)(x))
+
+
+def test_known_tracers_are_concrete_for_arange_and_nonzero():
+    # JAX 0.10.2: Array(0., weak) and a GradTypeError for the int output of nonzero
+    assert float(core.grad(lambda x: jnp.arange(x).sum())(3.0)) == 0.0
+    np.testing.assert_allclose(
+        core.grad(lambda x: (jnp.nonzero(x)[0] * x[1]).sum())(jnp.arange(3.0)), [0.0, 3.0, 0.0]
+    )
+    with pytest.raises(TypeError, match="grad requires real-valued outputs"):
+        core.grad(lambda x: jnp.nonzero(x)[0].sum())(jnp.arange(3.0))
+
+
+def test_vmap_of_a_float0_gradient():
+    # JAX 0.10.2: TypedNdArray of dtype float0 and shape (3,)
+    out = core.vmap(core.grad(lambda x: x * 2.0, allow_int=True))(jnp.arange(3))
+    assert isinstance(out, np.ndarray) and out.dtype == core.float0 and out.shape == (3,)

@@ -486,6 +486,108 @@ def _staging() -> list[str]:
     ]
 
 
+def _users_mistakes_and_patterns() -> list[str]:
+    nd = "functools.partial(jax.custom_jvp, nondiff_argnums=(0,))"
+    return [
+        # tracer misuse inside composed transformations
+        "jax.grad(lambda x: x if x > 0 else -x)(1.0)",
+        "jax.vmap(lambda x: int(x))(jnp.arange(3))",
+        "jax.jit(jax.vmap(lambda n: jnp.zeros(n)))(jnp.arange(3))",
+        "jax.grad(lambda x: jnp.arange(x).sum())(3.0)",
+        "jax.vmap(jax.grad(lambda x: x * 2))(jnp.ones((2, 3)))",
+        "jax.vmap(jax.grad(lambda x: x.sum()))(jnp.arange(6).reshape(2, 3))",
+        "jax.jit(jax.grad(lambda x: x.sum()))(jnp.arange(3))",
+        "jax.grad(lambda x: jax.jit(lambda y: y.sum())(x))(jnp.arange(3))",
+        "jax.vmap(lambda x: jnp.where(x > 0)[0])(jnp.arange(6.0).reshape(2, 3))",
+        "jax.grad(lambda x: jnp.nonzero(x)[0].sum())(jnp.arange(3.0))",
+        "jax.vmap(lambda x: x[jnp.argmax(x)])(jnp.arange(6.0).reshape(2, 3))",
+        "jax.grad(lambda x: x[jnp.argmax(x)])(jnp.array([1.0, 3.0, 2.0]))",
+        "jax.vmap(lambda x: lax.dynamic_slice_in_dim(x, jnp.argmax(x), 2))(jnp.arange(8.0).reshape(2, 4))",
+        "jax.grad(lambda x: jnp.sum(x[x > 1.0]))(jnp.arange(3.0))",
+        "jax.vmap(lambda x: x.reshape(x[0].astype(int), -1))(jnp.ones((2, 4)))",
+        "jax.vmap(lambda d: d)({'a': 1.0})",
+        "jax.vmap(lambda x: x, in_axes={'a': 0})({'a': jnp.ones(2)})",
+        "jax.grad(lambda d: d['a'] * 2)({'a': 1.0, 'b': 'x'})",
+        "jax.grad(lambda p: p[0] * p[1])([1.0, 2.0])",
+        "jax.grad(lambda p: p.x * p.y)(Pt(1.0, 2.0))",
+        "jax.jacrev(lambda p: {'o': p['a'] * p['b']})({'a': jnp.ones(2), 'b': 3.0})",
+        # hessian-vector products and per-example gradients
+        "jax.jvp(jax.grad(lambda x: jnp.sum(jnp.sin(x) * x ** 2)), (jnp.arange(3.0),), (jnp.ones(3),))",
+        "jax.grad(lambda x: jnp.vdot(jax.grad(lambda y: jnp.sum(y ** 3))(x), jnp.ones(3)))(jnp.arange(3.0))",
+        "jax.linearize(jax.grad(lambda x: jnp.sum(jnp.exp(x))), jnp.zeros(2))[1](jnp.ones(2))",
+        "jax.vmap(lambda v: jax.jvp(jax.grad(lambda x: jnp.sum(x ** 4)), (jnp.arange(2.0),), (v,))[1])(jnp.eye(2))",
+        "jax.tree.map(lambda g: jnp.linalg.norm(g, axis=-1), jax.vmap(jax.grad(tc_loss), in_axes=(None, 0, 0))(TC_P, TC_X[:, None], TC_Y[:, None]))['b1']",
+        "jax.jit(lambda p: jax.tree.map(lambda g: g.mean(0), jax.vmap(jax.grad(tc_loss), in_axes=(None, 0, 0))(p, TC_X[:, None], TC_Y[:, None])))(TC_P)['w2']",
+        "jax.value_and_grad(lambda p, x, y: tc_loss(p, x, y), argnums=(0, 1))(TC_P, TC_X, TC_Y)[1][1]",
+        "jax.grad(lambda p: tc_loss(p, TC_X, TC_Y), has_aux=False)(TC_P)['b2']",
+        "jax.value_and_grad(lambda p: (tc_loss(p, TC_X, TC_Y), tc_mlp(p, TC_X)), has_aux=True)(TC_P)[0][1]",
+        # custom rules with nondiff arguments, pytrees and wrong rules
+        f"jax.vmap({nd}(lambda n, x: x ** n), in_axes=(None, 0))(2, jnp.arange(3.0))",
+        "jax.grad(jax.custom_gradient(lambda x: (x ** 2, lambda g: (g * 10.0,))))(3.0)",
+        "jax.vmap(jax.grad(jax.custom_gradient(lambda x: (jnp.sin(x), lambda g: (g * 2.0,)))))(jnp.arange(3.0))",
+        "jax.jit(jax.grad(jax.custom_gradient(lambda x: (x * 3.0, lambda g: (g,)))))(1.0)",
+        "jax.grad(jax.custom_gradient(lambda x: (x * 2.0, lambda g: g)))(1.0)",
+        "jax.grad(lambda x: tc_scale_grad(x, jnp.float32(0.5)).sum())(jnp.ones(3))",
+        "jax.jacrev(lambda x: tc_scale_grad(x, 2.0))(jnp.arange(3.0))",
+        "jax.jacfwd(lambda x: tc_clip_grad(x) * 3.0)(jnp.arange(3.0))",
+        "jax.hessian(lambda x: tc_softclip(x) ** 2)(0.5)",
+        "jax.grad(lambda x: jax.vmap(tc_scale_grad, in_axes=(0, 0))(x, jnp.array([1.0, 2.0, 3.0])).sum())(jnp.ones(3))",
+        # tree_util.Partial and vjp functions across jit
+        "jax.jit(lambda x: jax.vjp(jnp.sin, x)[1])(1.0)(1.0)",
+        "jax.jit(lambda f, x: f(x))(jax.tree_util.Partial(jnp.multiply, 2.0), 3.0)",
+        "jax.grad(lambda x: jax.tree_util.Partial(jnp.multiply, x)(3.0))(2.0)",
+        "jax.jit(lambda x: jax.linear_transpose(lambda y: y * 2.0, x)(1.0))(1.0)",
+        # scans and maps under every transformation
+        "jax.grad(lambda x: lax.map(jnp.sin, x).sum())(jnp.arange(3.0))",
+        "jax.vmap(lambda x: lax.map(lambda r: r ** 2, x))(jnp.arange(6.0).reshape(2, 3))",
+        "jax.grad(lambda x: lax.map(lambda r: r ** 2, x, batch_size=2).sum())(jnp.arange(5.0))",
+        "jax.jit(jax.grad(lambda c: lax.scan(lambda c, _: (c * 1.5, c), c, None, length=4, reverse=True)[1].sum()))(1.0)",
+        "jax.vmap(lambda c: lax.scan(lambda c, _: (c + 1.0, c), c, None, length=3))(jnp.arange(2.0))",
+        "jax.grad(lambda w: lax.associative_scan(jnp.add, w * jnp.arange(4.0)).sum())(1.5)",
+        "jax.vmap(jax.grad(lambda w: lax.associative_scan(jnp.multiply, w).sum()))(jnp.arange(1.0, 7.0).reshape(2, 3))",
+        "jax.grad(lambda x: lax.fori_loop(0, 3, lambda i, c: {'v': c['v'] * x}, {'v': 1.0})['v'])(2.0)",
+        "jax.jit(jax.grad(lambda x: lax.fori_loop(0, 5, lambda i, c: jnp.sin(c) + x, 0.0)))(0.5)",
+        "jax.grad(lambda x: lax.cond(x > 0, lambda: x * 2.0, lambda: x * 3.0))(1.0)",
+        "jax.vmap(lambda x: lax.cond(x > 0, lambda: jnp.ones(2), lambda: jnp.zeros(2)))(jnp.array([1.0, -1.0]))",
+        "jax.grad(lambda x: lax.cond(x > 0, lambda v: (v, v * 2), lambda v: (v * 3, v), x)[1])(1.0)",
+        "jax.grad(lambda xs: jax.vmap(lambda x: lax.cond(x > 0, lambda v: jnp.sqrt(v), lambda v: v * 0.0, x))(xs).sum())(jnp.array([-4.0, 4.0]))",
+        "jax.grad(lambda xs: jax.vmap(lambda x: jnp.where(x > 0, jnp.sqrt(x), 0.0))(xs).sum())(jnp.array([-4.0, 4.0]))",
+        "jax.vmap(lambda x: lax.while_loop(lambda c: c[0] < x, lambda c: (c[0] + 1, c[1] * 2.0), (0, 1.0))[1])(jnp.array([1, 3]))",
+        "jax.grad(lambda xs: jax.vmap(lambda i, x: lax.switch(i, [lambda v: jnp.log(v), lambda v: v], x))(jnp.array([1, 0]), xs).sum())(jnp.array([-1.0, 2.0]))",
+        # jit with static arguments inside other transformations
+        "jax.grad(lambda x: jax.jit(lambda y, n: y ** n, static_argnums=1)(x, 3))(2.0)",
+        "jax.vmap(lambda x: jax.jit(lambda y, *, k: y * k, static_argnames='k')(x, k=3))(jnp.arange(3.0))",
+        "jax.jit(lambda x, n: jax.grad(lambda y: y ** n)(x), static_argnums=1)(2.0, 3)",
+        "jax.jit(lambda x, fs: fs[0](x) + fs[1](x), static_argnums=1)(1.0, (jnp.sin, jnp.cos))",
+        "jax.jit(lambda x, n: x * n, static_argnums=1)(1.0, np.int32(3))",
+        "jax.jit(lambda x, n: x * n, static_argnums=1)(1.0, np.arange(3))",
+        "jax.jit(lambda x, s: x * len(s), static_argnames='s')(1.0, s='abc')",
+        "jax.jit(lambda x, s: x, static_argnums=(1,))(1.0, {1, 2})",
+        "jax.grad(jax.jit(lambda x, n: x ** n, static_argnums=1), argnums=1)(2.0, 3)",
+        "jax.vmap(jax.jit(lambda x, n: x ** n, static_argnums=1))(jnp.arange(3.0), 2)",
+        "jax.jit(lambda x: x, donate_argnums=(0,))(1.0)",
+        "jax.jit(jax.grad(lambda x: x ** 2), donate_argnums=0)(jnp.ones(()))",
+        "jax.eval_shape(jax.jit(lambda x, n: jnp.zeros((n,)) + x, static_argnums=1), 1.0, 4)",
+        "jax.jit(lambda x, n: jnp.zeros((n,)) + x, static_argnums=1).lower(1.0, 4).as_text().count('func.func')",
+        # named calls, ensure_compile_time_eval, debug helpers in compositions
+        "jax.grad(jax.named_call(lambda x: jnp.sin(x) * 2, name='blk'))(0.5)",
+        "jax.make_jaxpr(jax.named_call(lambda x: x * 2, name='blk'))(1.0)",
+        "jax.jit(lambda x: x * jnp.float32(np.pi))(1.0)",
+        "jax.grad(lambda x: jax.lax.convert_element_type(x, jnp.bfloat16).astype(jnp.float32) ** 2)(1.1)",
+        "jax.vmap(jax.grad(lambda x: (x.astype(jnp.float16) ** 2).astype(jnp.float32)))(jnp.arange(3.0))",
+        "jax.grad(lambda x: (x.astype(jnp.bfloat16) * 3).sum())(jnp.ones(2, jnp.bfloat16))",
+        "jax.jit(jax.grad(lambda x: jnp.sum(x ** 2)))(jnp.ones(3, jnp.float16))",
+        "jax.grad(lambda x: jnp.sum(x))(jnp.ones(2, jnp.int8))",
+        "jax.grad(lambda x: jnp.sum(x), allow_int=True)(jnp.ones(2, jnp.int8))",
+        "jax.vmap(jax.grad(lambda x: x * 2.0, allow_int=True))(jnp.arange(3))",
+        "jax.jacrev(lambda x: x * 2.0, allow_int=True)(jnp.arange(2))",
+        "jax.grad(lambda x: x.real ** 2)(jnp.complex64(1 + 1j))",
+        "jax.grad(lambda x: (x * x).real, holomorphic=True)(1.0 + 1.0j)",
+        "jax.jvp(jax.vmap(lambda x: x ** 2, out_axes=1), (jnp.ones((3, 2)),), (jnp.ones((3, 2)),))",
+        "jax.vjp(jax.vmap(lambda x: x ** 2, in_axes=1), jnp.ones((2, 3)))[1](jnp.ones((3, 2)))",
+    ]
+
+
 def cases() -> list[str]:
     return (
         _compositions()
@@ -500,4 +602,5 @@ def cases() -> list[str]:
         + _closures()
         + _jit_args()
         + _staging()
+        + _users_mistakes_and_patterns()
     )
