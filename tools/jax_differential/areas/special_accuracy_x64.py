@@ -1,6 +1,12 @@
 """`special_accuracy`'s sweeps in float64 (x64), and the functions' gradients (`jax.grad` at a
 few points of each, float64), compared bit for bit with the distance in units in the last place
 printed for each difference.
+
+296 calls; 147 differed at first, 94 after session 33's fixes (float64 lgamma and digamma are
+XLA's Lanczos expansions bit for bit, and with them the stats' logpdfs; betaln; polygamma;
+i0e/i1e under jit). Left: float64 erfc/ndtr/log_ndtr in the far tails (up to 153 ulp), expi/exp1
+(1.8e-10 relative: another algorithm), betainc (up to 1424 ulp), eager compositions (a few ulp),
+denormals, the tanh-gelu gradient at -5 (7.5e-10 relative).
 """
 
 # ruff: noqa: E501
