@@ -200,7 +200,7 @@ register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
 
 def _sign_lowering(ctx, x):
     if ctx.dtype.kind == "c":  # x / |x|, 0 at 0
-        m = ctx.tmp(f"np.abs({x})")
+        m = ctx.tmp(f"{ctx.tmp(_abs_lowering(ctx, x))}.real")
         return _complex(ctx, f"rt.where({m} == 0, {x}, complex({x}.real / {m}, {x}.imag / {m}))")
     one, zero = ctx.const(1), ctx.const(0)
     if ctx.dtype.kind == "u":

@@ -53,6 +53,7 @@ def _programs(dtype) -> dict:
         "arithmetic": (lambda a, b, c: (a * b + a / b - jnp.conj(c), -a + 2j * b), (a, b, c)),
         "parts": (lambda a, r: (a.real * r + a.imag, lax.complex(r, -r) * a), (a, real)),
         "exp_abs": (lambda a: (jnp.exp(a), jnp.abs(a), jnp.exp(0.5j * lax.abs(a))), (a,)),
+        "sign": (lambda a: jnp.sign(a) * jnp.sign(a - a), (a,)),
         "reductions": (lambda a, b: (jnp.sum(a * b, 1), jnp.sum(a, 0), jnp.mean(b)), (a, b)),
         "compare": (lambda a, b: (a == b, a != a, jnp.where(a.real > 0, a, b)), (a, b)),
         "powers": (lambda a: (jnp.square(a), a**3, a**-2, lax.abs(a.real)), (a,)),
@@ -235,3 +236,23 @@ def test_lax_abs_is_xlas_modulus(dtype, jit):
     with config.override("enable_x64", True):
         got = np.asarray((core.jit(lax.abs) if jit else lax.abs)(z))
     _same_bits(got, np.array([v for _, v in MODULI], np.finfo(dtype).dtype))
+
+
+# JAX 0.10.2 (jax.jit) printed these: sign(z) = z / |z| with XLA's modulus, 0 at 0
+SIGNS = {
+    np.complex64: [(0.6000000238418579, -0.800000011920929), (0.0, 0.0),
+                   (-0.9486832618713379, 0.3162277638912201),
+                   (0.7071067690849304, 0.7071067690849304),
+                   (0.2747211158275604, 0.9615239500999451)],
+    np.complex128: [(0.6, -0.8), (0.0, 0.0), (-0.9486832980505138, 0.31622776601683794),
+                    (0.7071067811865475, 0.7071067811865475),
+                    (0.274721127897378, 0.961523947640823)],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_sign_is_jaxs(dtype):
+    z = _c([(3, -4), (0, 0), (-1.5, 0.5), (1e-30, 1e-30), (2.0, 7.0)], dtype)
+    with config.override("enable_x64", True):
+        got = np.asarray(core.jit(jnp.sign)(z))
+    _same_bits(got, _c(SIGNS[dtype], dtype))
