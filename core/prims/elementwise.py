@@ -576,10 +576,15 @@ def _sign_impl(x):
         dtypes.kind(x.dtype) == "f"
     ):  # signed zeros and NaN come back as they are (np.sign(-0.0) is 0.0)
         return np.where(x == 0, x, np.sign(x)).astype(x.dtype)
+    if dtypes.kind(x.dtype) == "c":  # x / |x| with XLA's modulus (as the kernels), 0 at 0
+        m = _abs_impl(x)
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = x.real / m, x.imag / m
+        return np.where(m == 0, x, out)
     return np.sign(x)
 
 
-sign_p = unop("sign", _sign_impl, _NUM)
+sign_p = unop("sign", _errstate(_sign_impl), _NUM)
 defjvp_zero(sign_p)
 
 
