@@ -67,7 +67,9 @@ def get_metrics(device_metrics: Sequence[Any]) -> Any:
     Returns:
         One pytree whose leaves have a leading step axis: host (numpy) values stacked.
     """
-    first = tree_util.tree_map(lambda x: x[0], device_metrics)
+    # the first device's shard without its unit device axis, as Flax takes it (a value on one
+    # device is its own shard: its leading axis must have size 1)
+    first = tree_util.tree_map(lambda x: x.addressable_shards[0].data.squeeze(0), device_metrics)
     return stack_forest(core.device_get(first))
 
 

@@ -194,7 +194,10 @@ def squeeze(a: Any, axis: Any = None) -> Any:
     if axis is None:
         axes = [i for i, d in enumerate(aval.shape) if d == 1]
     else:
-        axes = [canonicalize_axis(operator.index(x), aval.ndim) for x in np.atleast_1d(axis)]
+        given = [operator.index(x) for x in np.atleast_1d(axis)]
+        if not aval.ndim and given:  # a scalar has no axis (`canonicalize_axis` allows 0)
+            raise AxisError(f"axis {given[0]} is out of bounds for array of dimension 0")
+        axes = [canonicalize_axis(x, aval.ndim) for x in given]
         for ax in axes:
             if aval.shape[ax] != 1:
                 raise ValueError(

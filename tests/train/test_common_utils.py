@@ -32,12 +32,22 @@ def test_stack_forest_and_get_metrics():
     assert got["a"].dtype == np.float32 and got["a"].tolist() == [1.0, 2.0]
     assert got["b"][0].tolist() == [[0, 1], [5, 6]] and got["b"][1].dtype == np.int32
     assert got["b"][1].tolist() == [3, 4]
+    replicate = core.pmap(lambda x: x)  # pmapped steps' outputs: one shard per device
     per_step = [
-        {"loss": jnp.array([1.0] * N), "n": jnp.array([2] * N)},
-        {"loss": jnp.array([3.0] * N), "n": jnp.array([4] * N)},
+        {"loss": replicate(jnp.array([1.0] * N)), "n": replicate(jnp.array([2] * N))},
+        {"loss": replicate(jnp.array([3.0] * N)), "n": replicate(jnp.array([4] * N))},
     ]
     metrics = common_utils.get_metrics(per_step)
     assert metrics["loss"].tolist() == [1.0, 3.0] and metrics["n"].dtype == np.int32
+    # flax 0.12.8 takes the first shard without its unit axis: a value on one device is its
+    # own shard (ValueError: cannot select an axis to squeeze out ...; axis 0 is out of
+    # bounds for array of dimension 0)
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out"):
+        common_utils.get_metrics([{"a": jnp.ones((3, 2))}])
+    with pytest.raises(ValueError, match="axis 0 is out of bounds for array of dimension 0"):
+        common_utils.get_metrics([{"a": jnp.array(1.0)}])
+    one = common_utils.get_metrics([{"a": jnp.ones((1, 2))}, {"a": jnp.zeros((1, 2))}])
+    assert one["a"].tolist() == [[1.0, 1.0], [0.0, 0.0]]  # flax 0.12.8
 
 
 def test_shard_and_keys():

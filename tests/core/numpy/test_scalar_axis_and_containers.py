@@ -18,6 +18,8 @@ AXIS_CASES = [  # (call, JAX 0.10.2's class, its first line)
     (lambda: jnp.any(X, axis=0), ValueError, "axis 0 is out of bounds for array of dimension 0"),
     (lambda: jnp.sum(X, axis=0, keepdims=True), ValueError,
      "axis 0 is out of bounds for array of dimension 0"),
+    (lambda: jnp.squeeze(X, 0), ValueError, "axis 0 is out of bounds for array of dimension 0"),
+    (lambda: jnp.squeeze(X, -1), ValueError, "axis -1 is out of bounds for array of dimension 0"),
     (lambda: jnp.mean(X, axis=0), IndexError, "tuple index out of range"),
     (lambda: jnp.var(X, axis=0), IndexError, "tuple index out of range"),
     (lambda: jnp.std(X, axis=0), IndexError, "tuple index out of range"),

@@ -5,6 +5,21 @@ axes, their dtypes and `axis_index_groups`; transformations of and inside a pmap
 pmap returns and `device_put` places (shardings, shards, devices, text); meshes,
 `NamedSharding`, `shard_map` and the `make_array_from_*` constructors; and the usual mistakes
 (axis sizes that do not fit the devices, unbound axis names, bad `in_axes`, donating twice).
+
+Left knowingly (JAX 0.10.2's pmap is a shard_map over an internal mesh, and several of its
+answers are that machinery's bugs or limits): negative `in_axes`/`out_axes`/
+`static_broadcasted_argnums`, nested pmaps, an int `axis_name`, a tuple `axis_name`, complex
+pmax/pmin, `pbroadcast`, partial `axis_index_groups`, a tiled all_gather of empty blocks and an
+unbound name inside shard_map fail in JAX (numbax computes or raises its own error); sizes that
+do not fit the devices, repeated `devices=`, inputs committed elsewhere and string arrays raise
+JAX's internal sharding messages (numbax names the problem); shard_map's function name
+`_rem_singleton`, `AssertionError`s of device_put, a Mesh of repeated axis names accepted, a
+mesh's identity-based hash, `IndexError` of an out-of-range ppermute, and pmap of a str/object
+(JAX: "requires at least one argument with a mapped axis"). numbax's own: a pmap result's type
+is `StackedArray` until read (`Array` after; JAX `ArrayImpl`), computations on pmap results
+are placed on the default device rather than following the pmap mesh (`.sharding`,
+`.devices()`), `PartitionSpec` is a tuple subclass (JAX's `P` is not a tuple; repr, equality
+and indexing agree), and the device class's module path in messages.
 """
 
 # ruff: noqa: E501
