@@ -403,3 +403,28 @@ def test_bessel_ie_is_cephes_chebyshev_as_jax(name, dtype):
         eager = np.asarray(getattr(lax, name)(x))
     np.testing.assert_array_equal(jitted, want)
     np.testing.assert_allclose(eager, want, rtol=8 * np.finfo(dtype).eps)
+
+
+ERFC64_X = [-3.5, -0.3, 0.7, 1.5, 7.9, 12.0, 26.0]
+# JAX 0.10.2 (x64), jitted: XLA's float64 erfc (Cephes' rational functions)
+ERFC64_JAX = [
+    1.9999992569016276,
+    1.3286267594591274,
+    0.32219880616258156,
+    0.033894853524689274,
+    5.572718056952556e-29,
+    1.3562611692059042e-64,
+    5.663192408856145e-296,
+]
+
+
+def test_float64_erfc_is_xlas_expansion():
+    """jit's float64 erfc is JAX's bit for bit (was igammac's, 153 ulp off in the far tail);
+    eager rounds each step, within a few ulp."""
+    want = np.array(ERFC64_JAX)
+    with core.enable_x64():
+        x = jnp.array(ERFC64_X)
+        jitted = np.asarray(core.jit(lax.erfc)(x))
+        eager = np.asarray(lax.erfc(x))
+    np.testing.assert_array_equal(jitted, want)
+    np.testing.assert_allclose(eager, want, rtol=4e-15)
