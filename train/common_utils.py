@@ -16,6 +16,7 @@ import numpy as np
 import core
 import core.numpy as jnp
 from core import lax, random, tree_util
+from train.errors import OnehotLabelsError
 
 __all__ = ["get_metrics", "onehot", "shard", "shard_prng_key", "stack_forest"]
 
@@ -85,6 +86,8 @@ def onehot(labels: Any, num_classes: int, on_value: float = 1.0, off_value: floa
     Returns:
         A float32 array of shape ``labels.shape + (num_classes,)``.
     """
+    if isinstance(labels, (list, tuple)):  # Flax indexes `labels[..., None]` as given
+        raise OnehotLabelsError(labels)
     labels = jnp.asarray(labels)
     hit = labels[..., None] == jnp.arange(num_classes).reshape((1,) * labels.ndim + (-1,))
     values = lax.select(hit, jnp.full(hit.shape, on_value), jnp.full(hit.shape, off_value))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from core.errors import NumbaxError
 from nn.flax_errors import InvalidCheckpointError
@@ -251,6 +252,20 @@ class MetricMergeError(TrainError, TypeError):
         super().__init__(
             f"cannot merge {type(left).__name__} with {type(right).__name__}: merge metrics of "
             "the same type (and collections with the same fields)."
+        )
+
+
+class OnehotLabelsError(TrainError, TypeError):
+    """``common_utils.onehot`` given a Python list or tuple of labels (Flax indexes it with
+    ``labels[..., None]``, which a list refuses: its TypeError's text).
+
+    Failing code: ``onehot([0, 2], 3)``. Fix: ``onehot(jnp.asarray([0, 2]), 3)``.
+    """
+
+    def __init__(self, labels: Any) -> None:
+        super().__init__(
+            f"{type(labels).__name__} indices must be integers or slices, not tuple\nonehot "
+            "takes an array of labels: pass jnp.asarray(labels)."
         )
 
 

@@ -86,3 +86,12 @@ def test_prefetch_to_device():
     assert got[0]["x"].shape == (N, 3)
     with pytest.raises(DeviceError):
         list(jax_utils.prefetch_to_device(iter([{"x": np.ones((N + 1, 3))}]), 1))
+
+
+@pytest.mark.parametrize("labels", [[0, 1], (0, 1)])
+def test_onehot_refuses_python_sequences(labels):
+    # flax 0.12.8: TypeError "list indices must be integers or slices, not tuple" (tuple alike)
+    with pytest.raises(TypeError) as info:
+        common_utils.onehot(labels, 2)
+    first = str(info.value).split("\n")[0]
+    assert first == f"{type(labels).__name__} indices must be integers or slices, not tuple"
