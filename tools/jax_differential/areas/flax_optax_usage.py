@@ -7,7 +7,15 @@ masked, inject_hyperparams, MultiSteps and apply_if_finite run for a few steps w
 hyperparameters on a small regression, schedules at and around their boundaries (Python ints
 and int arrays); flax.serialization round trips (bytes, state dicts, optimizer states) and
 flax.traverse_util. The cases of `flax_lifted`, `flax_training`, `flax_utils` and the optax
-areas are not repeated.
+areas are not repeated. Partition specs are compared by their text (`u_spec`), but for one
+case that shows the class.
+
+Left knowingly (3 of 398): a jitted `polynomial_schedule(..., power=0.5)` at its last step is
+NaN in JAX (XLA contracts `1 - c / n` into a fused multiply-add by 1/n that comes out
+slightly negative; eager JAX and numbax give 0.0); `PartitionSpec` is a tuple subclass in
+numbax (JAX's `P` is not: `plain` sees a sequence); `from_state_dict` of `Partitioned` boxes
+from an unboxed state dict is Flax's incidental TypeError ("Array.__contains__: unsupported
+operand type"), numbax's StateDictMismatchError (a ValueError) names the mismatch.
 """
 
 # ruff: noqa: E501
@@ -84,6 +92,9 @@ def u_leaves(t):
     return [np.asarray(v).tolist() if hasattr(v, 'shape') else v for v in jax.tree.leaves(t)]
 def u_shapes(t):
     return jax.tree.map(lambda a: tuple(a.shape), t)
+def u_spec(t):
+    # partition specs by their text (JAX's `P` is no tuple, numbax's PartitionSpec is one)
+    return jax.tree.map(repr, t, is_leaf=lambda s: type(s).__name__ in ('P', 'PartitionSpec'))
 def u_sched(s, steps):
     return [float(s(t)) for t in steps]
 U_NAN = {'w': jnp.full((3, 2), jnp.nan), 'b': jnp.zeros(2), 'emb': {'table': jnp.zeros((3, 2))}}
@@ -475,7 +486,7 @@ out = u_shapes(Outer().init(K0, UX))
 def _metadata() -> list[str]:
     c = [
         "v = UPart().init(K0, UX)\nout = type(v['params']['kernel']).__name__, v['params']['kernel'].names, v['params']['bias'].names",
-        "v = UPart().init(K0, UX)\nout = fnn.get_partition_spec(v)",
+        "v = UPart().init(K0, UX)\nout = u_spec(fnn.get_partition_spec(v))",
         "v = UPart().init(K0, UX)\nout = jax.tree.map(lambda s: tuple(s), fnn.get_partition_spec(v), is_leaf=lambda s: type(s).__name__ in ('P', 'PartitionSpec'))",
         "v = UPart().init(K0, UX)\nout = fnn.unbox(v)",
         "v = UPart().init(K0, UX)\nout = UPart().apply(v, UX)",
@@ -489,17 +500,17 @@ def _metadata() -> list[str]:
         "out = fnn.Partitioned(jnp.ones((2, 3)), names=('a', 'b')).get_partition_spec()",
         "out = fnn.Partitioned(jnp.ones((2, 3)), names=('a', None), mesh=None)",
         "out = jax.tree.leaves(fnn.Partitioned(jnp.ones(2), names=('a',)))",
-        "out = fnn.Partitioned(jnp.ones((2, 3)), names=('a',)).get_partition_spec()",
+        "out = repr(fnn.Partitioned(jnp.ones((2, 3)), names=('a',)).get_partition_spec())",
         "p, st = u_train(optax.adam(0.1), params=fnn.unbox(UPart().init(K0, UX)['params']), grads=[jax.tree.map(jnp.ones_like, fnn.unbox(UPart().init(K0, UX)['params']))] * 2)\nout = p",
         "tx = optax.adam(0.1)\nv = UPart().init(K0, UX)['params']\nst = tx.init(v)\nout = jax.tree.map(lambda a: type(a).__name__, st[0].mu, is_leaf=lambda a: type(a).__name__ == 'Partitioned')",
         "v = ULogical().init(K0, UX)\nout = type(v['params']['kernel']).__name__, v['params']['kernel'].names",
-        "v = ULogical().init(K0, UX)\nout = fnn.get_partition_spec(v)",
-        "v = ULogical().init(K0, UX)\nwith fnn.logical_axis_rules([('embed', 'data'), ('hidden', 'model')]):\n    out = fnn.get_partition_spec(v)",
-        "out = fnn.logical_to_mesh_axes(('embed', 'hidden', None), [('embed', 'data'), ('hidden', 'model')])",
-        "out = fnn.logical_to_mesh_axes(('embed', 'hidden'), [('embed', 'data'), ('hidden', 'data')])",
-        "out = fnn.logical_to_mesh_axes(('batch', 'unknown'), [('batch', 'data')])",
-        "with fnn.logical_axis_rules([('embed', 'data')]):\n    out = fnn.logical_to_mesh_axes(('embed', 'mlp'))",
-        "v = ULogical().init(K0, UX)\nout = fnn.logical_to_mesh(fnn.get_partition_spec(v), [('embed', 'data'), ('hidden', None)])",
+        "v = ULogical().init(K0, UX)\nout = u_spec(fnn.get_partition_spec(v))",
+        "v = ULogical().init(K0, UX)\nwith fnn.logical_axis_rules([('embed', 'data'), ('hidden', 'model')]):\n    out = u_spec(fnn.get_partition_spec(v))",
+        "out = repr(fnn.logical_to_mesh_axes(('embed', 'hidden', None), [('embed', 'data'), ('hidden', 'model')]))",
+        "out = repr(fnn.logical_to_mesh_axes(('embed', 'hidden'), [('embed', 'data'), ('hidden', 'data')]))",
+        "out = repr(fnn.logical_to_mesh_axes(('batch', 'unknown'), [('batch', 'data')]))",
+        "with fnn.logical_axis_rules([('embed', 'data')]):\n    out = repr(fnn.logical_to_mesh_axes(('embed', 'mlp')))",
+        "v = ULogical().init(K0, UX)\nout = u_spec(fnn.logical_to_mesh(fnn.get_partition_spec(v), [('embed', 'data'), ('hidden', None)]))",
         "out = fnn.with_partitioning(fnn.initializers.ones_init(), ('a', 'b'))(K0, (2, 2))",
         "out = fnn.with_partitioning(fnn.initializers.ones_init(), ('a',))(K0, (2, 2)).value",
         "S = fnn.scan(UBlock, variable_axes={'params': 0}, split_rngs={'params': True}, length=2, metadata_params={fnn.PARTITION_NAME: 'layers'})\nclass PB(fnn.Module):\n    @fnn.compact\n    def __call__(self, x, _):\n        k = self.param('k', fnn.with_partitioning(fnn.initializers.ones_init(), ('embed', 'mlp')), (3, 3))\n        return x @ k, None\nSS = fnn.scan(PB, variable_axes={'params': 0}, split_rngs={'params': True}, length=2, metadata_params={fnn.PARTITION_NAME: 'layers'})\nv = SS().init(K0, UX, None)\nout = v['params']['k'].names, v['params']['k'].value.shape",
