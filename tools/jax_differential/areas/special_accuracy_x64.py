@@ -2,11 +2,13 @@
 few points of each, float64), compared bit for bit with the distance in units in the last place
 printed for each difference.
 
-296 calls; 147 differed at first, 94 after session 33's fixes (float64 lgamma and digamma are
-XLA's Lanczos expansions bit for bit, and with them the stats' logpdfs; betaln; polygamma;
-i0e/i1e under jit). Left: float64 erfc/ndtr/log_ndtr in the far tails (up to 153 ulp), expi/exp1
-(1.8e-10 relative: another algorithm), betainc (up to 1424 ulp), eager compositions (a few ulp),
-denormals, the tanh-gelu gradient at -5 (7.5e-10 relative).
+296 calls; 147 differed at first, 84 after session 33's fixes (float64 lgamma and digamma are
+XLA's Lanczos expansions bit for bit, and with them the stats' logpdfs; erfc is XLA's Cephes
+expansion, and with it ndtr, log_ndtr and the normal's cdfs; betaln; polygamma; i0e/i1e under
+jit). Left: eager compositions JAX runs as one fused XLA kernel (erfc, ndtr, i0e, gammaincc:
+1-133 ulp eager, jit bit for bit), expi/exp1 (1.8e-10 relative: another algorithm), betainc (up
+to 1424 ulp: another continued fraction), denormals (XLA's threads read them as 0), the
+tanh-gelu gradient at -5 (7.5e-10 relative: numbax's one-expression slope, kept for memory).
 """
 
 # ruff: noqa: E501
