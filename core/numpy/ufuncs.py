@@ -381,7 +381,8 @@ def _logical(name, fn):
         # As JAX's `x != 0`, whose 0 is weak only beside a weak scalar: weak for two Python
         # numbers (not two bools: booleans are never weak), strong beside an array.
         aval = get_aval(x)
-        weak = aval.weak_type and aval.dtype != dtypes.bool_ and aval.ndim == 0
+        scalars = aval.ndim == 0 and get_aval(y).ndim == 0  # (not broadcast: lax_shapes)
+        weak = aval.weak_type and aval.dtype != dtypes.bool_ and scalars
         return fn(astype(x, dtypes.bool_, weak), astype(y, dtypes.bool_, weak))
 
     op.__name__ = op.__qualname__ = name
@@ -528,12 +529,17 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
         return ew.complex_p.bind(*parts)
     if decimals == 0:
         return ew.round(a, 1)
-    if dt in (dtypes.float16, dtypes.bfloat16):  # scaled in float32, as JAX does
+    if decimals > np.log10(float(dtypes.finfo(dt).max)):  # JAX: beyond the precision, a no-op
+        return a
+    if dt == dtypes.float16:  # scaled in float32, as JAX does (bfloat16 is scaled as itself)
         wide = round(sh.convert_element_type(a, dtypes.float32), decimals)
         return sh.convert_element_type(wide, dt)
     factor = ew.full_like(a, 10.0**decimals)
     # XLA divides by the constant factor as a product with its reciprocal (JAX's last bits)
-    return ew.div_like_xla(ew.round(ew.mul(a, factor), 1), factor, None)
+    out = ew.div_like_xla(ew.round(ew.mul(a, factor), 1), factor, None)
+    if get_aval(a).weak_type and get_aval(a).ndim:  # JAX: only a scalar stays weak
+        out = sh.convert_element_type(out, dt)
+    return out
 
 
 @library_jit(static_argnames="decimals")

@@ -202,6 +202,33 @@ CASES = [
             "ldexp not supported for input types (dtype(bfloat16), dtype(bfloat16))",
         ),
     ),
+    # round: bfloat16 scaled as itself, float16 in float32, no-op past the precision, weak
+    # arrays become strong (scalars stay weak); logical_* of a weak scalar and an array
+    (
+        "jnp.round(jnp.array([-1 / 3, 0.17, 2.675, -7.45, 33.3, 1234.5], jnp.bfloat16), 2)",
+        ("bfloat16", False, (6,), [-0.33984375, 0.169921875, 2.6875, -7.4375, 33.25, 1232.0]),
+    ),
+    (
+        "jnp.round(jnp.array([-1 / 3, 0.17, 2.675, -7.45, 33.3, 1234.5], jnp.bfloat16), -1)",
+        ("bfloat16", False, (6,), [-0.0, 0.0, 0.0, -10.0, 30.0, 1240.0]),
+    ),
+    (
+        "jax.jit(lambda x: jnp.round(x, 2))(jnp.array([-1 / 3, 0.17, 2.675, -7.45], jnp.bfloat16))",
+        ("bfloat16", False, (4,), [-0.33984375, 0.169921875, 2.6875, -7.4375]),
+    ),
+    (
+        "jnp.round(jnp.array([-1 / 3, 0.17, 2.675], jnp.float16), 5)",
+        ("float16", False, (3,), [-0.333251953125, 0.1700439453125, 2.67578125]),
+    ),
+    (
+        "jnp.round(jnp.array([True, False]) / 3, 1)",
+        ("float32", False, (2,), [0.30000001192092896, 0.0]),
+    ),
+    ("jnp.round((jnp.array([True, False]) / 3)[0], 1)", ("float32", True, (), 0.30000001192092896)),
+    ("jnp.round(2.55, 1)", ("float32", True, (), 2.6000001430511475)),
+    ("jnp.logical_and(0.5, jnp.arange(3))", ("bool", False, (3,), [False, True, True])),
+    ("jnp.logical_xor(jnp.arange(3), 0.5)", ("bool", False, (3,), [True, False, False])),
+    ("jnp.logical_or(0.5, 2)", ("bool", True, (), True)),
     # lookup, indexing, setops (bfloat16 NaNs, setxor1d of NaNs)
     (
         "jnp.searchsorted(jnp.array([1.0, 2.0, jnp.nan], jnp.bfloat16), jnp.array([jnp.nan, 1.5, -jnp.inf], jnp.bfloat16))",
