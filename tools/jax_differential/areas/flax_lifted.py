@@ -6,6 +6,10 @@ masks) and errors; then bind/unbind, clone/copy, sow, perturb, capture_intermedi
 mutable filters, the variable accessors, make_rng's bits, reprs, share_scope, merge_param,
 boxed metadata (Partitioned, LogicallyPartitioned, logical_axis_rules) and the setup/compact
 errors. The cases `flax_module_api` and `flax_layers` have are not repeated here.
+
+Left knowingly: one case prints `get_partition_spec`'s specs as they are; numbax's
+`PartitionSpec` is a tuple subclass (JAX's `P` is not), so `plain` sees a sequence (the text,
+equality and entries agree; `lf_spec` compares them elsewhere).
 """
 
 # ruff: noqa: E501
