@@ -8,6 +8,10 @@ perturbations, second-order helpers and the first lines of the usual mistakes' e
 `om_run` steps a transformation on the gradient of a fixed bowl-plus-quartic loss written with
 plain jnp operations (no autodiff, so differences are Optax's), and returns the params and the
 final state (type names, fields, dtypes and values are compared).
+
+Left knowingly (1 of 803): `projection_box(tree, lower, upper)` with a scalar bound and a
+dict tree raises a pytree structure error in Optax 0.2.8, whose docstring allows "a scalar or
+tree"; numbax follows the docstring and uses the scalar for every leaf.
 """
 
 # ruff: noqa: E501
