@@ -1,6 +1,9 @@
 """Flax linen layers (`flax_layers`): `init_apply` gives a layer's variables for key 0 and its
 output; attention masks, normalizations' batch statistics, Dropout, recurrent cells, RNN
 and Embed.attend.
+
+Left knowingly (1 of 155): `fnn.min_pool` is an AttributeError on both sides, its text names
+the module, `nn` here and `flax.linen` in Flax.
 """
 
 # ruff: noqa: E501
