@@ -252,25 +252,47 @@ def _constant_value(x, producer: dict) -> np.ndarray | None:
     return None
 
 
+def _with_constant(q: Eqn | None, prim, producer: dict) -> tuple | None:
+    """`(A, C)` for an equation `q` of primitive `prim` (`mul` or `add`) whose operands are a
+    non-constant `A` and a scalar constant `C`, else None."""
+    if q is None or q.prim is not prim:
+        return None
+    values = [_constant_value(x, producer) for x in q.inputs]
+    if sum(v is not None for v in values) != 1:
+        return None
+    j = 0 if values[0] is not None else 1
+    return q.inputs[1 - j], values[j]
+
+
 def _constant_chain(e: Eqn, inner: list, producer: dict) -> tuple | None:
     """`(A, C1 op C2)` (in the dtype) for `e` = `(A op C1) op C2`, op `mul` or `add`, C1 and
     C2 constants and A not one (XLA's simplifier folds them whatever the other uses of
     `A op C1`: gelu's gradient, LayerNorm's `x * 2 / n`), else None."""
-    values = [_constant_value(x, producer) for x in e.inputs]
-    if sum(v is not None for v in values) != 1:
+    outer = _with_constant(e, e.prim, producer)
+    if outer is None:
         return None
-    k = 0 if values[0] is not None else 1
-    q = inner[1 - k]
-    if q is None or q.prim is not e.prim:
+    a, c2 = outer
+    folded = _with_constant(inner[e.inputs.index(a)], e.prim, producer)
+    if folded is None:
         return None
-    inner_values = [_constant_value(x, producer) for x in q.inputs]
-    if sum(v is not None for v in inner_values) != 1:
-        return None
-    j = 0 if inner_values[0] is not None else 1
     dtype = e.outputs[0].aval.dtype
     step = np.multiply if e.prim.name == "mul" else np.add
-    c = step(inner_values[j].astype(dtype), values[k].astype(dtype))
-    return q.inputs[1 - j], c
+    return folded[0], step(folded[1].astype(dtype), c2.astype(dtype))
+
+
+def _by_reciprocal(e: Eqn, inner: list, producer: dict) -> tuple | None:
+    """`(A, C)` for `e` = `A / D`, D a scalar constant and A not one: XLA's simplifier makes it
+    `A * C` with `C = 1/D` (in the dtype), then folds `(B * C1) * C` as `B * (C1 * C)`, so
+    `x * 2 / n` and `x / n * 2` multiply by one constant. None for other equations."""
+    values = [_constant_value(x, producer) for x in e.inputs]
+    if e.prim.name != "div" or values[0] is not None or values[1] is None:
+        return None
+    dtype = e.outputs[0].aval.dtype
+    c = np.divide(np.ones((), dtype), values[1].astype(dtype))
+    folded = _with_constant(inner[0], elementwise.mul_p, producer)
+    if folded is None:
+        return e.inputs[0], c
+    return folded[0], np.multiply(folded[1].astype(dtype), c)
 
 
 def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder):
@@ -292,11 +314,12 @@ def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder):
         a, b = inner[0].inputs  # (A/B)/C => A/(B*C)
         if not _constant(b, producer):
             return f.div(a, f.mul(b, e.inputs[1]))
-    if e.prim.name in ("mul", "add"):  # (A * C1) * C2 => A * (C1 * C2), also for +
-        folded = _constant_chain(e, inner, producer)
+    if e.prim.name in ("mul", "add", "div"):  # (A * C1) * C2 => A * (C1 * C2), also for +
+        chain = _by_reciprocal if e.prim.name == "div" else _constant_chain
+        folded = chain(e, inner, producer)
         if folded is not None:
             a, c = folded
-            return getattr(f, e.prim.name)(a, f.const(c, a))
+            return (f.add if e.prim.name == "add" else f.mul)(a, f.const(c, a))
     if e.prim.name == "sqrt" and names[0] == "mul":  # sqrt(A*A) => |A|
         x, y = inner[0].inputs
         return f.abs(x) if x is y else None

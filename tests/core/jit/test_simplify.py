@@ -58,6 +58,10 @@ CASES = {
     # constant chains: (A * C1) * C2 => A * (C1 * C2), (A + C1) + C2 => A + (C1 + C2)
     "mul_mul_constants": lambda x, y: (y * 0.7978) * 0.0447,
     "add_add_constants": lambda x, y: (x + 0.3) + 1.7,
+    # A / C => A * (1/C), then the chain: eager JAX divides, its jit multiplies once
+    "mul_div_constants": lambda x, y: (y * 2.0) / 7.0,
+    "div_mul_constants": lambda x, y: (y / 7.0) * 3.0,
+    "div_div_constants": lambda x, y: (x / 3.0) / 7.0,
 }
 JAX_JIT = [
     ("log_exp", [1e-30, 0.3, 3.1415927, 100.0, -80.0]),
@@ -73,6 +77,9 @@ JAX_JIT = [
     ("div_div_by_constant", [1.6666667e-31, 0.14285716, 0.69813174, 0.5555556, -0.88888896]),
     ("mul_mul_constants", [0.07132332, 0.024963161, 0.05349249, 2.1396997, 1.0698498]),
     ("add_add_constants", [2.0, 2.3, 5.141593, 102.0, -78.0]),
+    ("mul_div_constants", [0.5714286, 0.2, 0.42857146, 17.142859, 8.571429]),
+    ("div_mul_constants", [0.8571429, 0.3, 0.6428572, 25.714287, 12.857143]),
+    ("div_div_constants", [4.7619053e-32, 0.014285716, 0.14959967, 4.761905, -3.809524]),
 ]  # fmt: skip
 
 
