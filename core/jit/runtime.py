@@ -1,7 +1,7 @@
 """Small numba functions that generated kernels call (as `rt.<name>`), with lax semantics.
 
 Also the scalar Threefry-2x32 hash (fused into loops like any elementwise op), bit casts,
-digamma/polygamma/erf_inv for float64, which have no libm or vecmath version, and the array
+digamma/erf_inv for float64, which have no libm or vecmath version, and the array
 intrinsics (`empty`, `full`, `reshape`, `copy`, `ld`/`st`, `where`) that generated code
 uses instead of numba's array methods, which cost compile time at every call site or a separate
 compile per signature (see the comment above them).
@@ -159,34 +159,6 @@ def erf_inv_f64(x):
         for _ in range(2):
             y -= (math.erf(y) - x) / (1.1283791670955126 * math.exp(-y * y))
     return y
-
-
-@cached_njit(**_OPTS)
-def polygamma(m, x):
-    """The m-th derivative of digamma (m a non-negative integer value)."""
-    if m != math.floor(m) or m < 0:
-        return np.nan
-    if m == 0:
-        return digamma(x)
-    n = int(m)
-    if x == -np.inf:  # JAX's: inf for odd orders, nan for even ones
-        return np.inf if n % 2 == 1 else np.nan
-    # (np.floor, not math.floor: that one converts to int64, which overflows for -inf and
-    # huge values, and then the recurrence below never reached 10 + n: a hang)
-    if x <= 0 and np.floor(x) == x:
-        return np.nan
-    fact = math.gamma(n + 1.0)
-    sign = 1.0 if n % 2 == 1 else -1.0  # (-1)**(n+1)
-    acc = 0.0
-    while x < 10.0 + n:  # psi_n(x) = psi_n(x + 1) + (-1)**(n+1) n! / x**(n+1)
-        acc += sign * fact / x ** (n + 1)
-        x += 1.0
-    # asymptotic: (-1)**(n+1) [(n-1)!/x^n + n!/(2x^(n+1)) + sum B2k (2k+n-1)!/(2k)! x^-(2k+n)]
-    tail = math.gamma(n) / x**n + fact / (2.0 * x ** (n + 1))
-    bern = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
-    for k in range(1, 8):
-        tail += bern[k - 1] * math.gamma(2 * k + n) / (math.gamma(2 * k + 1.0) * x ** (2 * k + n))
-    return acc + sign * tail
 
 
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))

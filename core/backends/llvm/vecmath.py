@@ -32,8 +32,7 @@ bit for bit numba's (tests/core/backends/llvm/test_vecmath.py compiles both and 
 Conditional expressions and `if`s become `select`s (their sides are pure values), with two
 exceptions: a division whose divisor the source tests for 0 divides by a safe divisor instead
 (x86 traps), and `rt.digamma` keeps numba's branches and loop (its recurrence runs a
-data-dependent number of times). `rt.polygamma` (numba lowers its `float ** int` as compiled
-code with an exception path) and float16 are not supported: such kernels stay numba. Complex
+data-dependent number of times). float16 is not supported: such kernels stay numba. Complex
 values are numba's `{float, float}` pairs (`translate.py`: loads, stores, casts, `+`, `-`,
 `==`, `.real`/`.imag`, `complex(a, b)` by numba's implementations; `rt.cmul`/`rt.cdiv` by
 `complex_ir.py`); complex functions numba compiles as calls (`np.exp` of a complex, ...) stay
@@ -135,8 +134,8 @@ _VM_FLAGS = ("contract",)  # core/jit/vecmath.py's functions
 class UnsupportedCallError(NumbaxError, NotImplementedError):
     """A scalar call the LLVM back end has no IR for.
 
-    Failing code: ``emit_call(builder, "rt.polygamma", [m, x], [f8, f8])`` (polygamma is not
-    written as IR). Fix: ask ``supported(name, dtypes)`` first and leave a loop nest that makes
+    Failing code: ``emit_call(builder, "np.sqrt", [n], [i4])`` (no IR for the square root of
+    an integer). Fix: ask ``supported(name, dtypes)`` first and leave a loop nest that makes
     such a call to numba.
     """
 
