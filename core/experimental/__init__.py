@@ -2,9 +2,27 @@
 `checkify` (run-time checks as error values), `io_callback`, `mesh_utils.create_device_mesh`,
 `ode.odeint` (adaptive Runge-Kutta with adjoint gradients),
 `shard_map.shard_map` and `pjit.pjit` (the older spellings of `core.shard_map` and `jit` with
-shardings), and `multihost_utils` for programs running under `core.distributed`."""
+shardings), `multihost_utils` for programs running under `core.distributed`, and
+`compilation_cache.compilation_cache.set_cache_dir` (accepted; numbax keeps its own cache)."""
 
 from core.callbacks import io_callback
-from core.experimental import checkify, mesh_utils, multihost_utils, ode, pjit, shard_map
+from core.experimental import (
+    checkify,
+    compilation_cache,
+    mesh_utils,
+    multihost_utils,
+    ode,
+    pjit,
+    shard_map,
+)
 
-__all__ = ["checkify", "io_callback", "mesh_utils", "multihost_utils", "ode", "pjit", "shard_map"]
+__all__ = [
+    "checkify",
+    "compilation_cache",
+    "io_callback",
+    "mesh_utils",
+    "multihost_utils",
+    "ode",
+    "pjit",
+    "shard_map",
+]
