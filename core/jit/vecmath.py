@@ -42,6 +42,7 @@ import numpy as np
 from core.jit.numba_cache import cached_njit
 from core.jit.rsqrt_estimate import RSQRT64_STEPS, RSQRT_STEPS
 from core.jit.vecmath_f64 import (  # noqa: F401  (the `vm` namespace of generated code)
+    _LANCZOS,
     _LOG2E64,
     _TINY64,
     _c_cbrt,
@@ -481,18 +482,8 @@ def erf_inv_f32(x):
     return _flush(x * (_INF if np.abs(x) == F(1) else p))
 
 
-# XLA's lgamma and digamma (StableHLO's CHLO expansions): Lanczos' approximation with g = 7 and
-# these coefficients (float32-rounded, as in the HLO), reflected below 1/2
-_LANCZOS = (
-    676.520368121885098567009190444019,
-    -1259.13921672240287047156078755283,
-    771.3234287776530788486528258894,
-    -176.61502916214059906584551354,
-    12.507343278686904814458936853,
-    -0.13857109526572011689554707,
-    9.984369578019570859563e-6,
-    1.50563273514931155834e-7,
-)
+# XLA's lgamma and digamma: `vecmath_f64._LANCZOS`'s coefficients rounded to float32 (as in
+# the HLO), reflected below 1/2
 
 
 @cached_njit(inline="always", **_OPTS)
