@@ -16,7 +16,8 @@ import numpy as np
 import core
 import core.numpy as jnp
 from core import lax, random, tree_util
-from train.errors import OnehotLabelsError
+
+from .errors import OnehotLabelsError
 
 __all__ = ["get_metrics", "onehot", "shard", "shard_prng_key", "stack_forest"]
 

@@ -716,6 +716,9 @@ def polygamma_composition(n: Any, x: Any) -> Any:
     return ew.select(natural, out, _c(x, np.nan))
 
 
+ew.polygamma_expansion = polygamma_composition  # polygamma_p's composition (see there)
+
+
 # ---------------------------------------------------------------------------------------------
 # Exponentially scaled modified Bessel functions
 

@@ -421,6 +421,8 @@ def isinf(x: Any, /) -> Any:
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    if dtypes.kind(get_aval(x).dtype) == "c":  # either part infinite (|nan+inf j| is nan)
+        return ew.bitwise_or(isinf(ew.real_p.bind(x)), isinf(ew.imag_p.bind(x)))
     return ew.eq(ew.abs(x), ew.full_like(x, np.inf, get_aval(x).dtype))
 
 

@@ -785,10 +785,14 @@ defjvp2(
 )
 
 
-def _polygamma_composition(m, x):
-    from core.lax.special import polygamma_composition  # noqa: PLC0415 (it builds on this module)
+# XLA expands polygamma through zeta, which `core.lax.special` composes from this layer's
+# primitives: that module installs its expansion here when `core` is imported (a lower layer
+# does not import an upper one)
+polygamma_expansion: Callable | None = None
 
-    return polygamma_composition(m, x)
+
+def _polygamma_composition(m, x):
+    return polygamma_expansion(m, x)
 
 
 lgamma_p = unop("lgamma", _lgamma_impl, "f")
