@@ -439,8 +439,11 @@ def _div_impl(x, y):
         with np.errstate(all="ignore"):
             return _complex_div(x, y)
     if x.dtype.kind in "iu":  # lax.div on integers rounds towards zero, like C
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.trunc(np.true_divide(x, np.where(y == 0, 1, y)))
+        # in integers (a float quotient loses int64's low bits); MIN // -1 wraps to MIN, as XLA
+        safe = np.where(y == 0, 1, y).astype(x.dtype)
+        with np.errstate(all="ignore"):
+            q = np.floor_divide(x, safe)
+            q = q + ((np.remainder(x, safe) != 0) & ((x < 0) != (safe < 0))).astype(x.dtype)
         return np.where(y == 0, -1 if x.dtype.kind == "i" else np.iinfo(x.dtype).max, q)
     with np.errstate(all="ignore"):  # 1e30 / 1e-10 overflows to inf silently, as in XLA
         return np.true_divide(x, y)
