@@ -193,8 +193,14 @@ def promote_dtypes_inexact(*args: Any) -> list[Any]:
     if type(dt) is dtypes.KeyDType:  # keys have no inexact dtype (JAX asks numpy for one)
         _raise_for_keys("", args)
     if dtypes.kind(dt) not in "fc":
-        dt = dtypes.default_float()
+        dt = to_inexact(dt)
     return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
+
+
+def to_inexact(dt: Any) -> np.dtype:
+    """JAX's `to_inexact_dtype` of a bool or integer dtype: float32 for those of up to 32 bits
+    (also with x64 enabled), the default float (float64 under x64) for 64-bit ones."""
+    return dtypes.default_float() if np.dtype(dt).itemsize == 8 else np.dtype(np.float32)
 
 
 def _same_avals(args: tuple) -> bool:

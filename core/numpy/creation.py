@@ -20,6 +20,7 @@ from core.numpy._util import (
     ensure_array,
     np_dtype,
     stack_leading,
+    to_inexact,
 )
 from core.numpy.linalg_ops import diagonal
 from core.numpy.shapes import moveaxis, ravel, stack
@@ -640,7 +641,7 @@ def _linspace_fused(
 
 def _inexact_of(dt: np.dtype) -> np.dtype:
     """The dtype JAX's linspace family computes an integer/bool `dt`'s values in."""
-    return dt if dtypes.is_inexact(dt) else dtypes.default_float()
+    return dt if dtypes.is_inexact(dt) else to_inexact(dt)
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None) -> Any:

@@ -26,6 +26,7 @@ from core.numpy._util import (
     promote_dtypes_inexact,
     reduction_axes,
     static_axes,
+    to_inexact,
 )
 from core.numpy.lookup import take, take_along_axis
 from core.numpy.shapes import concatenate
@@ -230,7 +231,7 @@ def _inexact_operand(
     a = ensure_array(a)
     aval = get_aval(a)
     dt = np_dtype(dtype, name) or (
-        aval.dtype if dtypes.kind(aval.dtype) in "fc" else dtypes.default_float()
+        aval.dtype if dtypes.kind(aval.dtype) in "fc" else to_inexact(aval.dtype)
     )
     a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's statistics
     if not aval.ndim and axis not in (None, ()):
@@ -385,7 +386,7 @@ def _var_dtypes(a_dt: np.dtype, dtype: np.dtype | None) -> tuple[np.dtype, np.dt
             )
         comp = out = dtype
     elif dtypes.kind(a_dt) not in "fc":
-        comp = out = dtypes.default_float()
+        comp = out = to_inexact(a_dt)
     else:
         comp, out = a_dt, np.array(0, a_dt).real.dtype
     if np.dtype(comp) in (np.float16, dtypes.bfloat16):

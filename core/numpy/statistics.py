@@ -32,6 +32,7 @@ from core.numpy._util import (
     promote_dtypes,
     promote_dtypes_inexact,
     reduction_axes,
+    to_inexact,
 )
 from core.numpy.creation import ravel_multi_index
 from core.numpy.linalg_ops import diagonal, dot
@@ -389,7 +390,7 @@ def histogram_bin_edges(
     if isinstance(bins, str):
         raise NotImplementedError("string values for `bins` not implemented.")
     arr = ensure_array(a)
-    dt = _dtype(arr) if dtypes.kind(_dtype(arr)) in "fc" else dtypes.default_float()
+    dt = _dtype(arr) if dtypes.kind(_dtype(arr)) in "fc" else to_inexact(_dtype(arr))
     if np.ndim(bins) == 1:
         return cr.asarray(bins, dtype=dt)
     nbins = operator.index(bins if not hasattr(bins, "aval") else int(bins))
