@@ -112,12 +112,17 @@ def process_cpus() -> frozenset[int] | None:
     return frozenset(os.sched_getaffinity(os.getpid()))
 
 
-def usable_cores() -> int:
-    """The number of cores this process may run on: its CPU affinity mask where the platform
-    has one (`process_cpus`, else the machine's cores), lowered to its CPU quota
-    (`quota_cores`)."""
+def affinity_cores() -> int:
+    """The number of CPUs this process may run on: its affinity mask's (`process_cpus`), else
+    the machine's cores."""
     cpus = process_cpus()
-    cores = len(cpus) if cpus is not None else os.cpu_count() or 1
+    return len(cpus) if cpus is not None else os.cpu_count() or 1
+
+
+def usable_cores() -> int:
+    """The number of cores this process may run on: `affinity_cores`, lowered to its CPU quota
+    (`quota_cores`)."""
+    cores = affinity_cores()
     quota = quota_cores()
     return max(1, min(cores, quota) if quota else cores)
 

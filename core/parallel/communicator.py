@@ -235,19 +235,12 @@ def register_desk(desk: Callable[[], Any]) -> None:
     _desk[:] = [desk]
 
 
-def _cores() -> int:
-    """The number of CPUs this process may run on (`threads.process_cpus`; a caller that is
-    a pmap device keeps to one of them)."""
-    cpus = threads.process_cpus()
-    return len(cpus) if cpus is not None else os.cpu_count() or 1
-
-
 def _join_desk(size: int) -> int:
     """The address of the desk where `size` devices' one-thread loops are posted, so that a
     device waiting at a collective's barrier runs pieces of them (`exchange._meet`), counting
     them on the desk until `release`; or 0: with `config.pmap_devices_help` off, or
     more devices than cores (a waiting device then has no idle core to lend)."""
-    if not _desk or not config.pmap_devices_help or not 1 < size <= _cores():
+    if not _desk or not config.pmap_devices_help or not 1 < size <= threads.affinity_cores():
         return 0
     return _desk[0]().join(size)
 
@@ -270,7 +263,7 @@ class Block:
         self.places[:, 1] = np.arange(size)
         stride = self.places.strides[0]
         self._addresses = [self.places.ctypes.data + stride * r for r in range(size)]
-        cores = _cores()
+        cores = threads.affinity_cores()  # the process's (a pmap device keeps to one CPU)
         w = self.words
         w[SIZE], w[TIMEOUT] = size, timeout_ns()
         w[SPIN_LIMIT] = SPIN_NS if size <= cores else 0  # more devices than cores: sleep

@@ -179,7 +179,7 @@ def test_the_devices_help_each_other_only_while_they_get_their_cores(monkeypatch
     desk = _Desk()
     monkeypatch.setattr(communicator, "_desk", [lambda: desk])
     monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
-    monkeypatch.setattr(communicator, "_cores", lambda: 2)
+    monkeypatch.setattr(communicator.threads, "affinity_cores", lambda: 2)
 
     def call(busy: bool) -> bool:
         c = ThreadCommunicator(2)
