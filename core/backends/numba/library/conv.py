@@ -137,9 +137,11 @@ def im2col(x, buf, p, q):
                             base = r * rowm[last] - lo[last]
                             k0 = min(max(0, -base), kl)
                             k1 = max(min(kl, size[last] - base), k0)
-                            zero(buf, dst, dst + k0 * cn)
+                            if k0 > 0:  # a call per row costs more than the copy itself
+                                zero(buf, dst, dst + k0 * cn)
                             copy(buf, dst + k0 * cn, x, off + (base + k0) * ctot, (k1 - k0) * cn)
-                            zero(buf, dst + k1 * cn, dst + run)
+                            if k1 < kl:
+                                zero(buf, dst + k1 * cn, dst + run)
                         else:
                             for k in range(kl):
                                 v = table[at[last] + r * kl + k]
@@ -405,34 +407,52 @@ def conv_output_side_items(x, w, out, p, each, t):
     chunk = step(end - begin, sprod * (width + c) + qprod * o, c * width)
     buf = rt.empty((chunk * sprod * width,), x.dtype)
     wt = 1 if reversed_koc else 0
-    stride, _ = strides_of(size, 1)
-    table, at = tap_table(qs, ws, ks, rd, lo, ld, size, stride)
-    q = rt.full((nsp,), 0, np.int64)
-    k = rt.full((nsp,), 0, np.int64)
+    sources = _sources(qs, ws, ks, rd, lo, ld, size, o, reversed_koc)
     for s in range(begin, end, chunk):
         nb = min(chunk, end - s)
         m = nb * sprod
         # w is (c, width), or (width, c) read as its transpose (wt)
         product(segment(x, s * sprod * c, m * c), w, buf, (m, c, width), (0, wt), 0, width)
         for b in range(nb):
-            fill(q, 0, nsp, 0)
             for r in range(qprod):
                 row = ((s + b) * qprod + r) * o
                 zero(out, row, row + o)
-                fill(k, 0, nsp, 0)
                 for tap in range(kprod):
-                    ok, srow = True, b * sprod
-                    for d in range(nsp):
-                        v = table[at[d] + q[d] * ks[d] + k[d]]
-                        ok = ok and v >= 0
-                        srow += v
-                    if ok:
-                        # reversing every axis of a row-major multi-index reverses its index
-                        src = srow * width + (kprod - 1 - tap if reversed_koc else tap) * o
+                    src = sources[r * kprod + tap]
+                    if src >= 0:
+                        src += b * sprod * width
                         for j in range(o):
                             rt.st(out, row + j, rt.ld(out, row + j) + rt.ld(buf, src + j))
-                    advance(k, ks, nsp)
-                advance(q, qs, nsp)
+
+
+@jit
+def _sources(qs, ws, ks, rd, lo, ld, size, o, reversed_koc):
+    """Where `conv_output_side_items`' output row r adds tap `tap` from, for every r and tap:
+    entry r * K.. + tap is the offset in an item's rows of `y` (-1 for a tap off the input or
+    between dilated elements). The same for every item and chunk: computed once per call, the
+    table lookups and multi-index steps per tap and row cost more than the row's additions."""
+    nsp = len(size)
+    kprod, qprod = prod(ks), prod(qs)
+    width = kprod * o
+    stride, _ = strides_of(size, 1)
+    table, at = tap_table(qs, ws, ks, rd, lo, ld, size, stride)
+    sources = rt.empty((qprod * kprod,), np.int64)
+    q = rt.full((nsp,), 0, np.int64)
+    k = rt.full((nsp,), 0, np.int64)
+    for r in range(qprod):
+        fill(k, 0, nsp, 0)
+        for tap in range(kprod):
+            ok, srow = True, 0
+            for d in range(nsp):
+                v = table[at[d] + q[d] * ks[d] + k[d]]
+                ok = ok and v >= 0
+                srow += v
+            # reversing every axis of a row-major multi-index reverses its index
+            col = (kprod - 1 - tap if reversed_koc else tap) * o
+            sources[r * kprod + tap] = srow * width + col if ok else -1
+            advance(k, ks, nsp)
+        advance(q, qs, nsp)
+    return sources
 
 
 _output_side_parts = in_parts("conv_output_side_items")
