@@ -121,6 +121,9 @@ class EagerKernel:
         return None if loop is None else loop(*xs)
 
     def _loop(self, dtype: np.dtype) -> Callable | None:
+        if dtype.kind == "c":  # XLA's expansion, as `jit` compiles it
+            loops = importlib.import_module("core.backends.numba.eager_loops")
+            return loops.compute_complex(self.prim, dtype)
         fmt = narrow.FORMAT_OF.get(dtype)
         if fmt is not None and self.prim.name in fmt.expansions:
             return functools.partial(narrow.eager_expansion, self.prim.name)

@@ -14,6 +14,7 @@ import numpy as np
 
 from core.backends.numba.context import ScalarCtx
 from core.backends.numba.registry import Scalar, register_lowering
+from core.backends.numba.rules.complex_math import RULES as COMPLEX_RULES
 from core.backends.numba.transcendentals import vm_kernel
 from core.prims.elementwise import (
     abs_p,
@@ -99,9 +100,12 @@ def _np(name: str):
 
 def _transcendental(prim, otherwise):
     """The `vm.` kernel where `transcendentals.vm_kernel` has one for the dtype (eager impls
-    run the same), else the expression `otherwise(ctx, *operands)`."""
+    run the same), XLA's expansion of a complex operand where `complex_math` has one, else the
+    expression `otherwise(ctx, *operands)`."""
 
     def rule(ctx, *xs):
+        if ctx.dtype.kind == "c" and prim in COMPLEX_RULES:
+            return COMPLEX_RULES[prim](ctx, *xs)
         kernel = vm_kernel(prim, ctx.dtype)
         return f"vm.{kernel}({', '.join(xs)})" if kernel is not None else otherwise(ctx, *xs)
 

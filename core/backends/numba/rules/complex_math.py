@@ -1,0 +1,294 @@
+"""Complex transcendentals as XLA's CPU back end computes them: each expanded into operations on
+the real and imaginary parts (the same float kernels, `vm.*`, as the real primitives), in the
+order XLA's expansion applies them, so that a lean loop nest rounds as XLA's fused loop does
+(products feeding one sum become fused multiply-adds in both: `core/backends/llvm/settle.py`).
+
+`RULES` maps a primitive to its expansion, `rule(ctx, *operands) -> expression`, written with
+`_Parts` (one temporary per operation). The lowering rules (`elementwise.py`) call it for
+complex operands, and the eager impls run the same expansion as a compiled loop
+(`eager_loops.compute_complex`), so eager and jitted results are the same bits.
+
+The expansions were found by matching JAX 0.10.2's results bit for bit (and reading the
+operations of its optimized HLO): `log` and `log1p` compute `|z|**2 - 1` (`|1 + z|**2 - 1`)
+with Dekker's exact squares and a compensated sum where it is small, `sqrt` is a scaled
+hypot-based formula with the branch cut's signs taken from the operand, `sin`/`cos` are JAX's
+`expm1` compositions, `sinh`/`cosh` differences and sums of `exp(+-z - log 2)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from core.backends.numba.context import ScalarCtx
+from core.backends.numba.transcendentals import vm_kernel
+from core.prims import elementwise as ew
+
+# numpy's name of a real function, where `vm_kernel` has no kernel for the part dtype
+_NP_NAMES = {"atan2": "arctan2"}
+
+
+class _Parts:
+    """Expressions on the parts of a complex rule's operands: every method returns the name of
+    a temporary holding its result (in the part dtype)."""
+
+    def __init__(self, ctx: ScalarCtx):
+        self.ctx = ctx
+        self.dtype = np.finfo(ctx.dtype).dtype
+        self.part = ScalarCtx([self.dtype], self.dtype, ctx.tmp)
+        self.f64 = self.dtype == np.float64
+
+    def c(self, value: float) -> str:
+        return self.part.const(value)
+
+    def t(self, expr: str) -> str:
+        return self.ctx.tmp(expr)
+
+    def split(self, z: str) -> tuple[str, str]:
+        return self.t(f"{z}.real"), self.t(f"{z}.imag")
+
+    def add(self, a: str, b: str) -> str:
+        return self.t(f"({a} + {b})")
+
+    def sub(self, a: str, b: str) -> str:
+        return self.t(f"({a} - {b})")
+
+    def mul(self, a: str, b: str) -> str:
+        return self.t(f"({a} * {b})")
+
+    def div(self, a: str, b: str) -> str:
+        return self.t(f"({a} / {b})")
+
+    def neg(self, a: str) -> str:
+        return self.t(f"(-{a})")
+
+    def abs(self, a: str) -> str:
+        return self.t(f"np.abs({a})")
+
+    def max(self, a: str, b: str) -> str:
+        return self.t(f"vm.maximum({a}, {b})")
+
+    def min(self, a: str, b: str) -> str:
+        return self.t(f"vm.minimum({a}, {b})")
+
+    def cmp(self, a: str, op: str, b: str) -> str:
+        return self.t(f"({a} {op} {b})")
+
+    def where(self, cond: str, a: str, b: str) -> str:
+        return self.t(f"rt.where({cond}, {a}, {b})")
+
+    def call(self, name: str, *xs: str) -> str:
+        """The real function `name` (a primitive's name) as the real primitive computes it."""
+        kernel = vm_kernel(getattr(ew, f"{name}_p"), self.dtype)
+        fn = f"vm.{kernel}" if kernel is not None else f"np.{_NP_NAMES.get(name, name)}"
+        return self.t(f"{fn}({', '.join(xs)})")
+
+    def pack(self, real: str, imag: str) -> str:
+        expr = f"complex({real}, {imag})"
+        return f"np.complex64({expr})" if self.ctx.dtype == np.complex64 else expr
+
+
+def _square_low(p: _Parts, x: str, xx: str) -> str:
+    """The rounding error of `xx = x * x` (Dekker's product: `x` split by Veltkamp's constant)."""
+    xc = p.mul(x, p.c(134217729.0 if p.f64 else 4097.0))
+    high = p.add(xc, p.sub(x, xc))
+    low = p.sub(x, high)
+    cross = p.mul(high, low)
+    out = p.add(p.neg(xx), p.mul(high, high))
+    out = p.add(p.add(out, cross), cross)
+    return p.add(out, p.mul(low, low))
+
+
+def _two_sum_low(p: _Parts, s: str, a: str, b: str) -> str:
+    """The rounding error of `s = a + b` (Knuth's two-sum)."""
+    bb = p.sub(s, a)
+    return p.add(p.sub(a, p.sub(s, bb)), p.sub(b, bb))
+
+
+def _log_ratio(p: _Parts, ax: str, ay: str, squared_first: bool) -> tuple[str, str]:
+    """`log(max)` and `log1p(r**2) / 2`, `r = min / max` of magnitudes `ax`, `ay` (r**2 is 1
+    where they are equal: `log`'s squares `r`, `log1p`'s selects the square)."""
+    mx, mn = p.max(ax, ay), p.min(ax, ay)
+    same, one = p.cmp(mn, "==", mx), p.c(1.0)
+    if squared_first:
+        r = p.div(mn, mx)
+        r2 = p.where(same, one, p.mul(r, r))
+    else:
+        r = p.where(same, one, p.div(mn, mx))
+        r2 = p.mul(r, r)
+    return mx, p.mul(p.call("log1p", r2), p.c(0.5))
+
+
+def _log(ctx, z):
+    """log z: `log1p(|z|**2 - 1) / 2` where `|z|**2 - 1` (exact squares, compensated sum) is
+    under 1/2 in magnitude, else `log(max) + log1p((min/max)**2) / 2`; `atan2(y, x)`."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    yy, xx = p.mul(y, y), p.mul(x, x)
+    gt = p.cmp(yy, ">", xx)
+    big, small = p.where(gt, yy, xx), p.where(gt, xx, yy)
+    minus_one = p.c(-1.0)
+    s2 = p.add(big, minus_one)
+    s1 = p.add(s2, small)
+    ylow = _square_low(p, y, yy)
+    s0 = p.add(s1, ylow)
+    xlow = _square_low(p, x, xx)
+    s = p.add(s0, xlow)
+    # the sums' errors (XLA simplified the first, `big - ((big - 1) + 1)`, to `big - big`)
+    err = p.add(p.sub(big, big), p.sub(small, p.sub(s1, s2)))
+    err = p.add(err, p.sub(ylow, p.sub(s0, s1)))
+    err = p.add(err, p.sub(xlow, p.sub(s, s0)))
+    total = p.add(s, err)
+    half = p.c(0.5)
+    near = p.cmp(p.abs(total), "<", half)
+    near_one = p.mul(p.call("log1p", total), half)
+    mx, log1p_r2 = _log_ratio(p, p.abs(x), p.abs(y), squared_first=False)
+    far = p.add(p.call("log", mx), log1p_r2)
+    return p.pack(p.where(near, near_one, far), p.call("atan2", y, x))
+
+
+def _log1p(ctx, z):
+    """log(1 + z): `log(max) + log1p((min/max)**2) / 2` of |1 + z|'s parts beyond sqrt(max)/100,
+    `log(|1 + z|**2) / 2` where |x + 1| + |y| < 0.2, else `log1p(2x + x**2 + y**2) / 2` (exact
+    squares, compensated sums); `atan2(y, x + 1)`."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    ax, ay = p.abs(x), p.abs(y)
+    mx, log1p_r2 = _log_ratio(p, ax, ay, squared_first=True)
+    huge = p.cmp(mx, ">", p.c(1.3407807929942595e152 if p.f64 else 1.84467419e17))
+    far = p.add(p.call("log", mx), log1p_r2)
+    half = p.c(0.5)
+    xp1 = p.add(x, p.c(1.0))
+    near = p.cmp(p.add(p.abs(xp1), ay), "<", p.c(0.2))
+    yy = p.mul(y, y)
+    near_zero = p.mul(p.call("log", p.add(p.mul(xp1, xp1), yy)), half)
+    twox = p.add(x, x)
+    s2 = p.add(twox, yy)
+    xx = p.mul(x, x)
+    s1 = p.add(s2, xx)
+    ylow = _square_low(p, y, yy)
+    s0 = p.add(s1, ylow)
+    xlow = _square_low(p, x, xx)
+    s = p.add(s0, xlow)
+    err = p.add(_two_sum_low(p, s2, twox, yy), _two_sum_low(p, s1, s2, xx))
+    err = p.add(err, _two_sum_low(p, s0, s1, ylow))
+    err = p.add(err, _two_sum_low(p, s, s0, xlow))
+    rest = p.mul(p.call("log1p", p.add(s, err)), half)
+    real = p.where(huge, far, p.where(near, near_zero, rest))
+    return p.pack(real, p.call("atan2", y, xp1))
+
+
+def _hypot(p: _Parts, mx: str, mn: str) -> str:
+    """hypot of magnitudes `mx` >= `mn` as XLA computes it: `mx sqrt(1 + r**2)`, `r = mn / mx`,
+    `mx (1 + r**2 / 2)` where the square root rounds to 1, `mx sqrt 2` where they are equal."""
+    r = p.div(mn, mx)
+    r2 = p.mul(r, r)
+    one = p.c(1.0)
+    root = p.call("sqrt", p.add(r2, one))
+    tiny = p.t(f"({p.cmp(root, '==', one)} & {p.cmp(r2, '>', p.c(0.0))})")
+    series = p.add(mx, p.mul(p.mul(mx, r2), p.c(0.5)))
+    out = p.where(tiny, series, p.mul(mx, root))
+    return p.where(p.cmp(mx, "==", mn), p.mul(mx, p.c(1.4142135623730951)), out)
+
+
+def _sqrt(ctx, z):
+    """sqrt z: `sqrt((|z| + |x|) / 2)` and `|y| / (2 that)`, rescaled by the smaller part's
+    square root where that underflows or overflows, the parts' signs from x and y."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    ax, ay = p.abs(x), p.abs(y)
+    same = p.cmp(ax, "==", ay)
+    mx, mn = p.max(ax, ay), p.min(ax, ay)
+    less = p.cmp(ax, "<", ay)
+    ratio = p.where(same, p.c(1.0), p.where(less, p.div(ax, ay), p.div(ay, ax)))
+    half, sqrt2, inv_sqrt2 = p.c(0.5), p.c(1.4142135623730951), p.c(0.70710678118654746)
+    sx = p.call("sqrt", ax)
+    hyp = _hypot(p, mx, mn)
+    u = p.call("sqrt", p.add(p.mul(hyp, half), p.mul(ax, half)))
+    zero, inf = p.c(0.0), p.c(np.inf)
+    edge = p.t(f"({p.cmp(u, '==', zero)} | {p.cmp(u, '==', inf)})")
+    wider = p.cmp(ax, ">", ay)
+    rb = p.abs(ratio)
+    one = p.c(1.0)
+    h1 = _hypot(p, p.max(rb, one), p.min(rb, one))
+    w1 = p.call("sqrt", p.add(h1, one))
+    scaled_x = p.mul(sx, p.mul(w1, inv_sqrt2))
+    sy = p.call("sqrt", ay)
+    w2 = p.call("sqrt", p.add(ratio, h1))
+    scaled_y = p.mul(sy, p.mul(w2, inv_sqrt2))
+    big = p.where(same, p.mul(sx, p.c(1.0986841134678098)),
+                  p.where(edge, p.where(wider, scaled_x, scaled_y), u))  # fmt: skip
+    ratio_s = p.where(same, one, p.where(less, p.div(sx, sy), p.div(sy, sx)))
+    small_x = p.div(p.mul(sy, ratio_s), p.mul(w1, sqrt2))
+    small_y = p.div(sy, p.mul(w2, sqrt2))
+    small = p.where(edge, p.where(wider, small_x, small_y), p.div(ay, p.mul(u, p.c(2.0))))
+    small = p.where(same, p.mul(sy, p.c(0.45508986056222733)), small)
+    real = p.where(p.cmp(x, ">=", zero), big, small)
+    y_neg = p.cmp(y, "<", zero)
+    imag = p.where(p.cmp(x, "<", zero), p.where(y_neg, p.neg(big), big),
+                   p.where(y_neg, p.neg(small), small))  # fmt: skip
+    return p.pack(real, imag)
+
+
+def _sinh_cosh_parts(p: _Parts, b: str) -> tuple[str, str]:
+    """sinh b and cosh b from `expm1(b)` and `expm1(-b)` (JAX's complex sin and cos)."""
+    e1, e2 = p.call("expm1", b), p.call("expm1", p.neg(b))
+    half = p.c(0.5)
+    return p.mul(p.sub(e1, e2), half), p.mul(p.add(p.add(e1, e2), p.c(2.0)), half)
+
+
+def _sin(ctx, z):
+    """sin z: `sin(a) cosh(b) + cos(a) sinh(b) i`, a zero real part where `a` is zero."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    sh, ch = _sinh_cosh_parts(p, b)
+    imag = p.mul(p.call("cos", a), sh)
+    real = p.mul(p.call("sin", a), ch)
+    return p.pack(p.where(p.cmp(a, "==", p.c(0.0)), p.c(0.0), real), imag)
+
+
+def _cos(ctx, z):
+    """cos z: `cos(a) cosh(b) - sin(a) sinh(b) i`, a zero imaginary part where `a` is zero."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    sh, ch = _sinh_cosh_parts(p, b)
+    real = p.mul(p.call("cos", a), ch)
+    imag = p.mul(p.neg(p.call("sin", a)), sh)
+    return p.pack(real, p.where(p.cmp(a, "==", p.c(0.0)), p.c(0.0), imag))
+
+
+def _exp_parts(p: _Parts, a: str, b: str) -> tuple[str, str]:
+    """exp(a + bi) as XLA expands it (`elementwise._complex_exp`)."""
+    e, h = p.call("exp", a), p.call("exp", p.mul(a, p.c(0.5)))
+    big = p.cmp(e, "==", p.c(np.inf))
+    c, s = p.call("cos", b), p.call("sin", b)
+    real = p.where(big, p.mul(p.mul(h, c), h), p.mul(e, c))
+    imag = p.where(big, p.mul(p.mul(h, s), h), p.mul(e, s))
+    zero = p.c(0.0)
+    return real, p.where(p.cmp(b, "==", zero), zero, imag)
+
+
+def _sinh_cosh(sign: str) -> Callable:
+    def rule(ctx, z):
+        p = _Parts(ctx)
+        a, b = p.split(z)
+        minus_ln2, zero = p.c(-0.69314718055994529), p.c(0.0)
+        r1, i1 = _exp_parts(p, p.add(a, minus_ln2), p.add(b, zero))
+        r2, i2 = _exp_parts(p, p.sub(minus_ln2, a), p.sub(zero, b))
+        op = p.sub if sign == "-" else p.add
+        return p.pack(op(r1, r2), op(i1, i2))
+
+    rule.__doc__ = f"(exp(z - log 2) {sign} exp(-z - log 2)), parts by parts."
+    return rule
+
+
+RULES: dict = {
+    ew.log_p: _log,
+    ew.log1p_p: _log1p,
+    ew.sqrt_p: _sqrt,
+    ew.sin_p: _sin,
+    ew.cos_p: _cos,
+    ew.sinh_p: _sinh_cosh("-"),
+    ew.cosh_p: _sinh_cosh("+"),
+}
