@@ -11,7 +11,7 @@ re-exports all of them. Importing it tells `core.array` where arrays live
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from core.array import Array, register_placement
@@ -120,47 +120,99 @@ def _canonical_entry(entry: Any) -> Any:
     return None if not entry else entry[0] if len(entry) == 1 else tuple(entry)
 
 
-class PartitionSpec(tuple):
+class PartitionSpec:
     """How each axis of an array maps to mesh axes (``jax.sharding.PartitionSpec``).
 
     One entry per array axis: ``None`` (replicated), a mesh axis name, or a tuple of names
-    (a tuple of one name is stored as the name, as JAX does). A tuple subclass that pytree
-    utilities treat as a leaf and that equals only another `PartitionSpec`, as JAX's `P`.
+    (a tuple of one name is stored as the name, as JAX does). As JAX 0.10's ``P`` it is no
+    tuple (pytree utilities treat it as a leaf, it equals only another `PartitionSpec`) but
+    reads like one: indexing, iteration, ``len``, ``in``, ``count``, ``index``, and ``+`` with
+    a `PartitionSpec` or a tuple gives a `PartitionSpec`.
 
     Example::
 
         >>> PartitionSpec("data", None)
         P('data', None)
-        >>> PartitionSpec("data")
-        P('data',)
+        >>> PartitionSpec("data") + (None,)
+        P('data', None)
     """
 
     UNCONSTRAINED = _Unconstrained()
 
-    unreduced: frozenset = frozenset()
-    reduced: frozenset = frozenset()
+    __slots__ = ("_partitions", "unreduced", "reduced")
 
-    def __new__(
-        cls, *partitions: Any, unreduced: Any = frozenset(), reduced: Any = frozenset()
-    ) -> PartitionSpec:
-        spec = super().__new__(cls, map(_canonical_entry, partitions))
-        unreduced, reduced = _axis_set("unreduced", unreduced), _axis_set("reduced", reduced)
-        _check_unreduced(tuple(spec), unreduced, reduced)
-        if unreduced:
-            spec.unreduced = unreduced
-        if reduced:
-            spec.reduced = reduced
-        return spec
+    def __init__(
+        self, *partitions: Any, unreduced: Any = frozenset(), reduced: Any = frozenset()
+    ) -> None:
+        self._partitions = tuple(map(_canonical_entry, partitions))
+        self.unreduced = _axis_set("unreduced", unreduced)
+        self.reduced = _axis_set("reduced", reduced)
+        _check_unreduced(self._partitions, self.unreduced, self.reduced)
 
     @property
     def partitions(self) -> tuple:
         """The entries, one per leading array axis (``spec.partitions``)."""
-        return tuple(self)
+        return self._partitions
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._partitions[index]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._partitions)
+
+    def __len__(self) -> int:
+        return len(self._partitions)
+
+    def count(self, value: Any) -> int:
+        """How many entries equal ``value``."""
+        return self._partitions.count(value)
+
+    def index(self, value: Any) -> int:
+        """The position of the first entry equal to ``value`` (ValueError when none is)."""
+        return self._partitions.index(value)
+
+    def update(
+        self, partitions: Any = None, unreduced: Any = None, reduced: Any = None
+    ) -> PartitionSpec:
+        """A copy with the given parts replaced (``P('a').update(partitions=('b',))``)."""
+        return PartitionSpec(
+            *(self._partitions if partitions is None else partitions),
+            unreduced=self.unreduced if unreduced is None else unreduced,
+            reduced=self.reduced if reduced is None else reduced,
+        )
+
+    def __add__(self, other: Any) -> PartitionSpec:
+        if isinstance(other, PartitionSpec):
+            return PartitionSpec(
+                *self._partitions,
+                *other._partitions,
+                unreduced=self.unreduced | other.unreduced,
+                reduced=self.reduced | other.reduced,
+            )
+        if isinstance(other, tuple):
+            self._check_tuple_operand(other, "__add__")
+            return PartitionSpec(*self._partitions, *other)
+        raise NotImplementedError  # JAX's `P` raises this for other operands
+
+    def __radd__(self, other: Any) -> PartitionSpec:
+        if not isinstance(other, tuple):
+            raise NotImplementedError
+        self._check_tuple_operand(other, "__radd__")
+        return PartitionSpec(*other, *self._partitions)
+
+    def _check_tuple_operand(self, other: tuple, where: str) -> None:
+        """JAX's TypeError for ``spec + tuple`` when the spec has unreduced or reduced axes."""
+        for name in ("unreduced", "reduced"):
+            if getattr(self, name):
+                raise TypeError(
+                    f"other {other} cannot be of instance `tuple` when self {self} has {name} "
+                    f"in `{where}` of PartitionSpec."
+                )
 
     def __repr__(self) -> str:
         """JAX 0.10's form: ``P`` and the tuple of entries (``P('data',)``, ``P()``), then the
         unreduced and reduced axes (``P('X', None, unreduced={'Y'})``)."""
-        entries = tuple.__repr__(self)[1:-1]
+        entries = repr(self._partitions)[1:-1]
         sets = [f"{k}={set(v)!r}" for k, v in (("unreduced", self.unreduced),
                                               ("reduced", self.reduced)) if v]  # fmt: skip
         if not sets:
@@ -169,23 +221,20 @@ class PartitionSpec(tuple):
         return f"P({entries}{', '.join(sets)})"
 
     def __eq__(self, other: object) -> bool:
-        # JAX 0.10's `P` is no tuple: it equals only an equal `P` (`P('a') == ('a',)` is False)
-        return (
-            isinstance(other, PartitionSpec)
-            and tuple.__eq__(self, other) is True
-            and (self.unreduced, self.reduced) == (other.unreduced, other.reduced)
-        )
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
+        # JAX 0.10's `P` equals only an equal `P` (`P('a') == ('a',)` is False)
+        return isinstance(other, PartitionSpec) and (
+            self._partitions,
+            self.unreduced,
+            self.reduced,
+        ) == (other._partitions, other.unreduced, other.reduced)
 
     def __hash__(self) -> int:
-        return hash((tuple(self), self.unreduced, self.reduced))
+        return hash((self._partitions, self.unreduced, self.reduced))
 
     def __reduce__(self) -> tuple:
         if self.unreduced or self.reduced:
-            return (_spec, (tuple(self), self.unreduced, self.reduced))
-        return (PartitionSpec, tuple(self))
+            return (_spec, (self._partitions, self.unreduced, self.reduced))
+        return (PartitionSpec, self._partitions)
 
 
 def _spec(partitions: tuple, unreduced: frozenset, reduced: frozenset) -> PartitionSpec:

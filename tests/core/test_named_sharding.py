@@ -336,6 +336,25 @@ def test_device_put_unreduced_splits_the_value_into_summands_as_jax(specs, shard
     )
 
 
+def test_partition_spec_reads_like_a_tuple_but_is_none_as_jaxs():
+    # JAX 0.10.2: `P` is no tuple subclass; indexing, iteration and `+` as printed there
+    p = P("a", ("b", "c"), None)
+    assert not isinstance(p, tuple) and p != ("a", ("b", "c"), None)
+    assert p[0:2] == ("a", ("b", "c")) and type(p[0:2]) is tuple and p[-1] is None
+    assert list(p) == ["a", ("b", "c"), None] and len(p) == 3 and "a" in p
+    assert (p.index(None), p.count(None), bool(P()), bool(p)) == (2, 1, False, True)
+    assert repr(p + ("d",)) == "P('a', ('b', 'c'), None, 'd')"
+    assert repr(("d",) + p) == "P('d', 'a', ('b', 'c'), None)"
+    assert P("a", unreduced={"u"}) + P("b") == P("a", "b", unreduced={"u"})
+    assert p.update(partitions=("x",)) == P("x")
+    assert P("a", unreduced={"b"}).update(unreduced={"c"}) == P("a", unreduced={"c"})
+    assert core.tree_util.tree_leaves({"s": p}) == [p]
+    with pytest.raises(TypeError, match=r"cannot be of instance `tuple` when self .* unreduced"):
+        P("a", unreduced={"b"}) + ("c",)
+    with pytest.raises(NotImplementedError):
+        p + ["d"]
+
+
 def test_unreduced_specs_print_and_compare_as_jaxs():
     # JAX 0.10.2's reprs, types and errors
     assert repr(P("X", None, unreduced={"Y"})) == "P('X', None, unreduced={'Y'})"
