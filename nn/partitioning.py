@@ -6,9 +6,9 @@ record their logical axis names in a parallel ``'<collection>_axes'`` collection
 collection into logical ``PartitionSpec``s, which ``logical_to_mesh`` /
 ``nn.logical_to_mesh_sharding`` map to the mesh. ``with_sharding_constraint`` is
 ``nn.with_logical_constraint``, ``axis_rules``/``set_axis_rules``/``get_axis_rules`` are the
-logical-rule context of ``nn.logical_axis_rules``. Flax's ``scan_with_axes``,
-``vmap_with_axes`` and the legacy ``remat`` are not provided: use ``nn.scan``/``nn.vmap`` with
-``metadata_params={nn.PARTITION_NAME: ...}`` and ``nn.remat``.
+logical-rule context of ``nn.logical_axis_rules``. ``scan_with_axes``/``vmap_with_axes`` are
+``nn.scan``/``nn.vmap`` that also insert the new axis's name into the ``'<collection>_axes'``
+boxes, and ``remat`` is ``nn.remat`` counting ``static_argnums`` after the module, as Flax's.
 """
 
 from __future__ import annotations
