@@ -70,7 +70,7 @@ from core import dtypes
 from core.avals import ShapedArray
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, sub_jaxprs
-from core.jit.canonical import explicit_mul_dtype
+from core.jit.canonical import composition_jaxpr, explicit_mul_dtype
 from core.jit.errors import UnsupportedDTypeError
 from core.prims.narrow import IDENTITY, ROUNDING, rounded_reduce_p
 from core.prims.sorting import SCAN_BLOCK
@@ -928,6 +928,17 @@ def _composition(fn: Callable, params: Callable[[dict], dict] = lambda p: {}, la
     return rule
 
 
+def _on_bits(w: _Widener, e: Eqn, ins: list) -> bool:
+    """The rule of a primitive XLA computes on the 16-bit dtype's bits (`nextafter` steps the
+    bits by one): its composition's equations in the 16-bit dtype, each widened (a float32
+    `nextafter` rounded back gave its operand)."""
+    inner = composition_jaxpr(e)
+    w.env.update(zip(inner.invars, ins))
+    w.eqns_of(inner.eqns)
+    w.bind(e, [w.atom(x) for x in inner.outvars])
+    return True
+
+
 class Format:
     """How XLA's CPU computes one 16-bit float dtype: `rounding` (the compiler primitive),
     `load`/`store` (its uint16 bits to and from float32), `ln2` (ln 2 in the dtype), `excess`
@@ -950,6 +961,7 @@ class Format:
         common = {
             "convert_element_type": _convert,
             "bitcast_convert_type": _bitcast_rule,
+            "nextafter": _on_bits,
             **{name: _composition(fn) for name, fn in expansions.items()},
             "integer_pow": _integer_pow_rule,
             **{

@@ -7,7 +7,8 @@ uses instead of numba's array methods, which cost compile time at every call sit
 compile per signature (see the comment above them).
 
 Integer division truncates towards zero like C and XLA; division by zero gives -1 (signed) or
-all ones (unsigned) and the remainder by zero is the dividend, as in the numpy reference impls.
+all ones (unsigned), the remainder by zero is the dividend, and the minimum divided by -1 is the
+minimum (remainder 0), as in the numpy reference impls.
 """
 
 from __future__ import annotations
@@ -51,9 +52,12 @@ _OPTS = dict(error_model="numpy", fastmath={"contract", "arcp"}, cache=True)
 
 @cached_njit(**_OPTS)
 def idiv(a, b):
-    """Signed integer division rounding towards zero; x / 0 == -1."""
+    """Signed integer division rounding towards zero; x / 0 == -1, MIN / -1 == MIN (XLA's
+    wrap-around; numba's `//` gives 0)."""
     if b == 0:
         return -1
+    if b == -1:
+        return 0 - a  # in int64, as the function's other results
     q = a // b
     return q + 1 if (q < 0) & (q * b != a) else q
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from core import dtypes
 from core.jit.library import library_jit
 from core.prims import fft as fft_prim
@@ -43,7 +45,11 @@ def _fft_type(fft_type: Any) -> FftType:
 
 
 def _inexact(dt: Any) -> Any:
-    return dt if dtypes.is_inexact(dt) else dtypes.canonicalize_dtype(float)
+    """JAX's `to_inexact_dtype`: 64-bit integers become float64, other integers and bool
+    float32 (also under x64: the FFT of an int32 is complex64)."""
+    if dtypes.is_inexact(dt):
+        return dt
+    return np.dtype(np.float64 if np.dtype(dt).itemsize == 8 else np.float32)
 
 
 @library_jit(static_argnums=(1, 2))

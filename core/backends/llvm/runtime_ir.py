@@ -1,8 +1,8 @@
 """The IR of `core/jit/runtime.py`'s scalar functions (`rt.idiv`, `rt.udiv`, `rt.irem`,
 `rt.erf_inv_f64`, `rt.digamma`, `rt.threefry2x32`) with numba's integer typing (small integers
 widen to 64 bits) and the caller's fast-math flags; a division whose divisor the source tests
-for 0 divides by a safe divisor (x86 traps), and the int64 minimum divided by -1 gives 0 as
-in numba. `rt.digamma` keeps numba's branches and loop.
+for 0 divides by a safe divisor (x86 traps), numba's `//` of the int64 minimum by -1 gives 0
+(`rt.idiv` tests for -1 and negates, as XLA wraps). `rt.digamma` keeps numba's branches and loop.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def _rt_idiv(e: _Fp, a, b_, dtypes):
     q, _ = _floor_divmod(b, x, y)
     up = b.and_(b.icmp_signed("<", q, _i(_I64T, 0)), b.icmp_signed("!=", b.mul(q, y), x))
     q = b.select(up, b.add(q, _i(_I64T, 1)), q)
+    q = b.select(b.icmp_signed("==", y, _i(_I64T, -1)), b.neg(x), q)  # MIN / -1 == MIN
     return b.select(b.icmp_signed("==", y, _i(_I64T, 0)), _i(_I64T, -1), q)
 
 

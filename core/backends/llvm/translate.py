@@ -404,6 +404,8 @@ class Expressions:
         negative = self.apply(operator.lt, [q, zero])
         up = self.apply(operator.and_, [negative, inexact])
         r = self._select(up, self.apply(operator.add, [q, self._int(1)]), q)
+        minus_one = self.apply(operator.eq, [b, self._int(-1)])
+        r = self._select(minus_one, self.apply(operator.sub, [zero, a]), r)  # MIN / -1 == MIN
         return self._select(self.apply(operator.eq, [b, zero]), self._int(-1), r)
 
     def _udiv(self, a, b):

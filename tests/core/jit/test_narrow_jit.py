@@ -185,3 +185,23 @@ def test_compiled_rounding_and_bits_are_numpy_conversions(dtype):
     assert same(np.asarray(got_bits), bits).all()
     with np.errstate(invalid="ignore", over="ignore"):
         assert same(np.asarray(got_edges), edges.astype(dtype)).all()
+
+
+# JAX 0.10.2 printed the bits of jit(jnp.nextafter) (the same eagerly) of these operands
+NEXTAFTER_X = [0.0, -0.0, 1.0, 1.0, -1.5, np.inf, -np.inf, np.nan, 2.5, 0.0, 3.0]
+NEXTAFTER_Y = [1.0, -1.0, 2.0, 0.0, -2.0, 0.0, 0.0, 1.0, np.nan, -0.0, 3.0]
+NEXTAFTER_BITS = {
+    BF: [1, 32769, 16257, 16255, 49089, 32639, 65407, 32704, 32704, 32768, 16448],
+    F16: [1, 32769, 15361, 15359, 48641, 31743, 64511, 32256, 32256, 32768, 16896],
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_nextafter_steps_the_16_bit_value(dtype):
+    """XLA steps the 16-bit bits: computed in float32 and rounded back it gave x itself."""
+    x, y = (jnp.asarray(np.array(v, np.float32)).astype(dtype) for v in (NEXTAFTER_X, NEXTAFTER_Y))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumpyFallbackWarning)  # float16 compiles it too
+        got = core.jit(jnp.nextafter)(x, y)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint16), NEXTAFTER_BITS[dtype])

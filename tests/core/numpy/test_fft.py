@@ -234,3 +234,26 @@ def test_half_precision_spectrum_values_and_rfft_refusal():
     for f in (fft.rfft, fft.ihfft):
         with pytest.raises(ValueError, match="RFFT input must be float32 or float64, got float16"):
             f(jnp.arange(8.0, dtype=jnp.float16))
+
+
+# JAX 0.10.2 printed, under x64: fft, rfft, irfft of ones((4,)) of each dtype (JAX's
+# `to_inexact_dtype`: only 64-bit integers become float64)
+X64_FFT_DTYPES = [
+    ("bool", "complex64", "complex64", "float32"),
+    ("int8", "complex64", "complex64", "float32"),
+    ("uint16", "complex64", "complex64", "float32"),
+    ("int32", "complex64", "complex64", "float32"),
+    ("uint32", "complex64", "complex64", "float32"),
+    ("int64", "complex128", "complex128", "float64"),
+    ("uint64", "complex128", "complex128", "float64"),
+    ("float32", "complex64", "complex64", "float32"),
+    ("float64", "complex128", "complex128", "float64"),
+]
+
+
+@pytest.mark.parametrize("dtype, fft_dtype, rfft_dtype, irfft_dtype", X64_FFT_DTYPES)
+def test_integer_input_dtypes_under_x64(dtype, fft_dtype, rfft_dtype, irfft_dtype):
+    with core.enable_x64():
+        x = jnp.ones((4,), dtype)
+        got = [fft.fft(x), fft.rfft(x), fft.irfft(x), fft.fft2(x.reshape(2, 2))]
+    assert [str(g.dtype) for g in got] == [fft_dtype, rfft_dtype, irfft_dtype, fft_dtype]
