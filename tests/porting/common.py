@@ -46,6 +46,7 @@ MODEL_GROUPS = {
         "pixel_mixture_model",
         "resnet_cross_replica",
         "simclr_contrastive",
+        "spatial_transformer",
         "variational_autoencoder",
         "vit_classifier",
         "vq_vae_codebook",
@@ -65,6 +66,14 @@ MODEL_GROUPS = {
         "nerf_positional",
         "perceiver_cross_attention",
         "wavenet_dilated",
+    ),
+    "densities_and_fields": (
+        "gumbel_categorical_vae",
+        "masked_autoregressive_flow",
+        "mixture_density_network",
+        "neural_ode_rk4",
+        "pinn_burgers",
+        "sinkhorn_transport",
     ),
 }
 
