@@ -25,6 +25,7 @@ from core.prims.shapes import (
     squeeze,
     transpose,
 )
+from core.prims.sum_order import xla_sum
 from core.trace import get_aval
 
 
@@ -80,6 +81,10 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
             return np.full(reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
         if x.dtype.kind == "c" and np_fn in (np.max, np.min):
             return _complex_extremum(x, axes, np_fn)
+        if np_fn is np.sum and dtypes.kind(x.dtype) in "fc":  # in XLA:CPU's order (sum_order)
+            wide = x.astype(np.float32) if dtypes.is_ml_float(x.dtype) else x
+            with np.errstate(invalid="ignore", over="ignore"):
+                return np.asarray(xla_sum(wide, axes), dtype=x.dtype)
         if dtypes.is_ml_float(x.dtype):  # like XLA on CPU: accumulate in float32, round once
             return np.asarray(np_fn(x.astype(np.float32), axis=axes), dtype=x.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, as in JAX

@@ -1,0 +1,63 @@
+"""Float sums add in XLA:CPU's order (`core.prims.sum_order`): JAX's bits, eagerly.
+
+The inputs are integers below 2**12 scaled by powers of two from 2**-8 to 2**8 (exact in
+float32), so their sums round, and the rounding shows the order. Each case records JAX 0.10.2's
+result (jax.numpy.sum on the CPU, eagerly and under jax.jit alike) as a digest of all its bits
+and the bits of its first elements.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core.numpy as jnp
+from core.prims import sum_order
+
+
+def _data(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    i = np.arange(int(np.prod(shape)), dtype=np.int64)
+    v = ((i * 7919 + 13) % 4093 - 2046).astype(np.float64) * np.exp2((i * 31) % 17 - 8)
+    return v.astype(dtype).reshape(shape)
+
+
+def _digest(a: np.ndarray) -> int:
+    u = a.view(np.uint32 if a.dtype.itemsize == 4 else np.uint64).ravel().astype(np.uint64)
+    return int(np.sum(u * (np.arange(u.size, dtype=np.uint64) + 1)) % (1 << 61))
+
+
+# (shape, axis, dtype, digest of the result's bits, bits of its first elements): JAX 0.10.2
+# printed these (jnp.sum(x, axis), x = _data(shape, dtype), CPU)
+CASES = [
+    # XLA's own loops: in order up to 32, windows of 32 beyond (twice from 1025)
+    ((33,), None, "float32", 3346246908, (0xC773ACFC,)),
+    ((100,), None, "float32", 3380652360, (0xC980A948,)),
+    ((1025,), None, "float32", 3363940784, (0xC881A9B0,)),
+    ((2000,), None, "float32", 3334182864, (0xC6BB97D0,)),
+    ((128, 10), None, "float32", 1227068914, (0x492395F2,)),
+    ((128, 10), 0, "float32", 138271144431, (0xC8C424B0, 0x49382C72)),
+    ((7, 33), 1, "float32", 75011030135, (0xC773ACFC, 0xC8983BD2)),
+    ((300, 7), 0, "float32", 57866446547, (0x4841FC9C, 0x47E93148)),
+    # YNNPACK (float32, 4096 elements or more): vectors of 16 lanes along the last axis ...
+    ((5000,), None, "float32", 1224993792, (0x4903EC00,)),
+    ((20000,), None, "float32", 1225772102, (0x490FCC46,)),
+    ((128, 512), 1, "float32", 18728992212129, (0x48D9744A, 0xC92D8589)),
+    ((32, 64, 64), 2, "float32", 4969249187999847, (0xC8C23EB0, 0x4817B790)),
+    # ... or rows, for a reduction over a leading axis
+    ((128, 512), 0, "float32", 299592012202825, (0xC9898AFF, 0x49888F61)),
+    ((40, 3, 50), 1, "float32", 4391337519769427, (0x401DC000, 0x47E01BF5)),
+]
+
+
+@pytest.mark.parametrize(("shape", "axis", "dtype", "digest", "head"), CASES)
+def test_eager_sum_gives_jaxs_bits(shape, axis, dtype, digest, head):
+    out = np.asarray(jnp.sum(jnp.asarray(_data(shape, dtype)), axis=axis))
+    bits = out.ravel()[: len(head)].view(np.uint32)
+    assert [hex(b) for b in bits] == [hex(b) for b in head]
+    assert _digest(out) == digest
+
+
+@pytest.mark.parametrize(("shape", "axes"), [((70,), (0,)), ((40, 50), (1,)), ((9, 8000), (1,))])
+def test_sum_of_negative_zeros_is_zero(shape, axes):
+    out = sum_order.xla_sum(np.full(shape, -0.0, np.float32), axes)
+    assert not np.signbit(out).any()
