@@ -192,7 +192,7 @@ def named_call(fun: Callable, *, name: str | None = None) -> Callable:
 
 
 @contextlib.contextmanager
-def named_scope(name: str) -> Iterator[None]:
+def named_scope(name: str) -> Iterator[str]:
     """Adds `name` to the name stack of the operations traced in the block.
 
     The profiler labels equations and kernels with the stack (`"outer/inner/dot_general"`),
@@ -200,11 +200,15 @@ def named_scope(name: str) -> Iterator[None]:
 
     Args:
       name: the scope's name.
+
+    Returns:
+      A context manager whose `as` target is the name stack inside the block,
+      `"outer/name"` (JAX's `NameStack`, whose `str` this is).
     """
     if not isinstance(name, str):
         raise TypeError(f"named_scope name argument must be a string.\nGot {name!r}.")
     with source_info.scope(name):
-        yield
+        yield source_info.name_stack()
 
 
 def typeof(x: Any) -> ShapedArray:

@@ -69,41 +69,62 @@ def unreplicate(tree: Any) -> Any:
         tree: a tree made by `replicate` or returned by `core.pmap`.
 
     Returns:
-        The tree with the leading device axis removed (0-d leaves are kept as they are).
+        The tree with the leading device axis removed, as Flax's: 0-d leaves are kept as they
+        are, and a leaf replicated whole on several devices (a `pmap` output of
+        ``out_axes=None``) gives its first shard, the whole value.
     """
 
     def first(x: Any) -> Any:
-        return x if getattr(x, "ndim", None) == 0 else x[0]
+        if getattr(x, "ndim", None) == 0:
+            return x
+        sharding = getattr(x, "sharding", None)
+        if (
+            sharding is not None
+            and not isinstance(sharding, core.sharding.SingleDeviceSharding)
+            and core.local_device_count() > 1
+            and sharding.is_fully_replicated
+        ):
+            return x.addressable_shards[0].data
+        return x[0]
 
     return tree_util.tree_map(first, tree)
 
 
 def prefetch_to_device(
-    iterator: Iterable[Any], size: int, devices: Sequence[Any] | None = None
+    iterator: Iterable[Any],
+    size: int,
+    devices: Sequence[Any] | None = None,
+    axis_name: str = "_device_put_sharded",
 ) -> Iterator[Any]:
     """Places the items of ``iterator`` on the devices, ``size`` items ahead.
 
     Args:
-        iterator: yields pytrees of arrays whose leading dimension is the number of devices
-            (``common_utils.shard`` makes them).
+        iterator: yields pytrees of arrays whose leading dimension is split over the devices
+            (``common_utils.shard`` makes them with one row per device).
         size: how many items to keep placed ahead (2 overlaps one step with the next load).
         devices: the devices; default ``core.local_devices()``.
+        axis_name: the name of the one axis of the mesh the leaves are split over (their
+            ``NamedSharding``'s, as Flax's).
 
     Yields:
-        The items, each leaf's slice ``i`` placed on device ``i``.
+        The items, each leaf split along its leading axis over the devices in order.
 
     Raises:
-        DeviceError: a leaf's leading dimension is not the number of devices.
+        ValueError: a leaf's leading dimension is not a multiple of the number of devices.
+        TypeError: a leaf is a scalar (it has no leading axis to split).
     """
-    devices = list(devices or core.local_devices())
+    sharding = core.sharding.pmap_sharding(list(devices or core.local_devices()), 0, axis_name)
     iterator = iter(iterator)
     queue: collections.deque = collections.deque()
 
+    def put(x: Any) -> Any:
+        if np.ndim(x) == 0:
+            raise TypeError(f"'{type(x).__name__}' object is not iterable")
+        return core.device_put(x if isinstance(x, core.Array) else np.asarray(x), sharding)
+
     def enqueue(n: int) -> None:
         for item in itertools.islice(iterator, n):
-            queue.append(
-                tree_util.tree_map(lambda x: placement.device_put_sharded(list(x), devices), item)
-            )
+            queue.append(tree_util.tree_map(put, item))
 
     enqueue(size)
     while queue:

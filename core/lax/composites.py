@@ -195,6 +195,8 @@ def _full(shape: Sequence[int] | int, fill_value: Any, dtype: Any) -> Any:
         dt, weak = dtype, False
     if type(dt) is dtypes.KeyDType:
         return prng.full_keys(shape, fill_value, dt)
+    if np.dtype(dt) == dtypes.float0:  # integers' tangent dtype: a numpy array, as JAX's
+        return np.zeros(shape, dtypes.float0)
     return shapes.full(shape, fill_value, dt, weak)
 
 

@@ -392,5 +392,10 @@ def _reduction_axis(axis: int, ndim: int) -> int:
 
 def np_dtype(dtype: Any, name: str) -> np.dtype | None:
     """The dtype argument of jnp function `name` (None stays None), warning as JAX does when a
-    64-bit dtype is truncated (`dtypes.check_user_dtype`)."""
-    return None if dtype is None else dtypes.check_user_dtype(dtype, name)
+    64-bit dtype is truncated (`dtypes.check_user_dtype`). `float0` (the tangent dtype of
+    integers, which makes numpy arrays only) stays itself."""
+    if dtype is None:
+        return None
+    if isinstance(dtype, np.dtype) and dtype == dtypes.float0:
+        return dtypes.float0
+    return dtypes.check_user_dtype(dtype, name)

@@ -321,13 +321,18 @@ def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], n
 def _placed_like(a: Any, out: Any, weak: bool, where: str, device: Any, out_sharding: Any) -> Any:
     """`out`, made like `a` by `where`, placed by `device`/`out_sharding`, else as JAX's
     `lax.full_like` places it: by `a`'s sharding unless `weak` (`like_sharding`)."""
+    if isinstance(out, np.ndarray) and out.dtype == dtypes.float0:
+        return out
     if device is None and out_sharding is None:
         device = like_sharding(a, get_aval(out).shape, weak)
     return _placed(out, out_sharding, where, device)
 
 
 def _filled(shape: tuple[int, ...], value: Any, dt: Any, weak: bool = False) -> Any:
-    """`lax.full`: an array of `shape` filled with `value`, or keys if `dt` is a key dtype."""
+    """`lax.full`: an array of `shape` filled with `value`, or keys if `dt` is a key dtype, or
+    a numpy array of the tangent dtype `float0` (which has no values), as JAX's."""
+    if dt == dtypes.float0:
+        return np.zeros(shape, dtypes.float0)
     if type(dt) is dtypes.KeyDType:
         return prng.full_keys(shape, value, dt)
     return sh.full(shape, value, dt, weak)

@@ -208,6 +208,15 @@ def test_linear_transpose_weak_types_match_jax(name):
     assert all(o.dtype == np.float32 for o in out)
 
 
+def test_named_scope_gives_its_name_stack():
+    # JAX 0.10.2: `with named_scope('a'): with named_scope('s') as n` gives a NameStack whose
+    # str is 'a/s' (numbax's name stacks are those strings)
+    with core.named_scope("a"), core.named_scope("s") as n:
+        assert n == "a/s"
+    with core.named_scope("s") as n:
+        assert n == "s"
+
+
 def test_named_scope_of_a_non_string_is_jaxs_type_error():
     scope = core.named_scope(3)
     with pytest.raises(TypeError, match="^named_scope name argument must be a string."):

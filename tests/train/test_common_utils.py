@@ -6,7 +6,6 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.devices import DeviceError
 from train import common_utils, jax_utils
 
 N = core.local_device_count()
@@ -84,8 +83,9 @@ def test_prefetch_to_device():
     got = list(jax_utils.prefetch_to_device(iter(items), 2))
     assert [float(g["x"][0, 0]) for g in got] == [1.0, 0.0, 2.0]
     assert got[0]["x"].shape == (N, 3)
-    with pytest.raises(DeviceError):
-        list(jax_utils.prefetch_to_device(iter([{"x": np.ones((N + 1, 3))}]), 1))
+    if N > 1:  # Flax 0.12.8: IndivisibleError (a ValueError), the rows do not split evenly
+        with pytest.raises(ValueError):
+            list(jax_utils.prefetch_to_device(iter([{"x": np.ones((N + 1, 3))}]), 1))
 
 
 @pytest.mark.parametrize("labels", [[0, 1], (0, 1)])

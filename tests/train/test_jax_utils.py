@@ -84,3 +84,35 @@ def test_replicate_places_copies_over_flaxs_device_put_sharded_mesh():
     assert y.sharding.mesh.axis_names == ("copies",) and y.shape == (len(devices), 2)
     out = core.pmap(lambda v: v * 2)(x)  # pmap takes it as its own layout
     np.testing.assert_array_equal(np.asarray(out), np.full(len(devices), 2.0))
+
+
+@pytest.mark.skipif(core.local_device_count() < 2, reason="needs two devices")
+def test_unreplicate_of_a_replicated_pmap_output_is_its_first_shard():
+    # Flax 0.12.8 on two devices: Array([2., 4.]) (a psum with out_axes=None is replicated
+    # whole on every device; unreplicate takes the first shard, not its row 0), and the
+    # stacked output of a pmap gives its row 0, Array([0., 2.]).
+    n = core.local_device_count()
+    x = np.arange(2.0 * n).reshape(n, 2)
+    summed = core.pmap(lambda v: core.lax.psum(v, "i"), axis_name="i", out_axes=None)(x)
+    np.testing.assert_array_equal(jax_utils.unreplicate(summed), x.sum(0))
+    got = jax_utils.unreplicate({"a": core.pmap(lambda v: v * 2)(x)})
+    np.testing.assert_array_equal(got["a"], [0.0, 2.0])
+
+
+def test_prefetch_to_device_splits_rows_over_the_devices():
+    # Flax 0.12.8 on two devices: a (4, 2) batch is split two rows per device over the mesh
+    # '_device_put_sharded'; `devices` and `axis_name` pick the mesh (one device: 'data': 1).
+    n = core.local_device_count()
+    batch = np.arange(4.0 * n).reshape(2 * n, 2)
+    (got,) = list(jax_utils.prefetch_to_device(iter([{"x": batch}]), 1))
+    np.testing.assert_array_equal(got["x"], batch)
+    assert got["x"].sharding.mesh.axis_names == ("_device_put_sharded",)
+    assert sorted((s.device.id, s.data.shape) for s in got["x"].addressable_shards) == [
+        (i, (2, 2)) for i in range(n)
+    ]
+    one = core.devices()[:1]
+    (got,) = list(jax_utils.prefetch_to_device(iter([batch[:3]]), 1, one, axis_name="data"))
+    np.testing.assert_array_equal(got, batch[:3])
+    assert got.sharding.mesh.shape == {"data": 1}
+    with pytest.raises(TypeError):  # Flax: 'numpy.float32' object is not iterable
+        list(jax_utils.prefetch_to_device(iter([{"x": np.float32(1)}]), 1))

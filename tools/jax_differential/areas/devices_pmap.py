@@ -42,6 +42,18 @@ def pm_shards(a):
                   for s in a.addressable_shards)
 def pm_ids(a):
     return sorted(d.id for d in a.devices())
+def pu_loss(p, x, y):
+    return ((x @ p['w'] + p['b'] - y) ** 2).mean()
+PU_P = {'w': jnp.arange(6.0).reshape(3, 2) / 6, 'b': jnp.zeros(2)}
+PU_X = jnp.asarray(np.arange(48.0).reshape(8, 2, 3) / 48 - 0.5)
+PU_Y = jnp.asarray(np.arange(32.0).reshape(8, 2, 2) / 32)
+class PuMLP(fnn.Module):
+    @fnn.compact
+    def __call__(self, x, train: bool = False):
+        x = fnn.Dense(4)(x)
+        x = fnn.BatchNorm(use_running_average=not train, axis_name='batch')(x)
+        x = fnn.Dropout(0.5, deterministic=not train)(x)
+        return fnn.Dense(2)(jax.nn.relu(x))
 """
 
 
@@ -795,6 +807,124 @@ def _mistakes() -> list[str]:
     ]
 
 
+def _usage() -> list[str]:
+    # data-parallel training as programs write it: flax.jax_utils and common_utils on eight
+    # devices, device_put_replicated/sharded of pytrees, pytree in_axes, static and keyword
+    # arguments, gradients and their pmean/psum over pytrees (also under vmap's axis name),
+    # optax and a flax TrainState in a pmapped step, pmap's stages
+    p = "jax.pmap"
+    return [
+        # flax.jax_utils and common_utils with eight devices
+        "r = JU.replicate(PU_P)\nout = jax.tree.map(lambda a: (a.shape, a.dtype, pm_ids(a)), r)",
+        "pm_shards(JU.replicate(PU_P)['w'])",
+        "repr(JU.replicate(PU_P)['b'].sharding.spec)",
+        "JU.replicate({'n': 3, 'f': 2.5, 't': True})",
+        "JU.unreplicate(JU.replicate(PU_P))",
+        "JU.unreplicate(jax.pmap(lambda x: x * 2)(PM82))",
+        "JU.unreplicate(jax.pmap(lambda x: lax.psum(x, 'i'), axis_name='i', out_axes=None)(PM82))",
+        "it = JU.prefetch_to_device(iter([{'x': PM82 + k} for k in range(3)]), 2)\nout = [b['x'] for b in it]",
+        "it = JU.prefetch_to_device(iter([PM83]), 1)\nout = pm_ids(next(it))",
+        "it = JU.prefetch_to_device(iter([PM83]), 1, devices=jax.devices()[:4])\nout = list(it)",
+        "CU.shard(jnp.arange(32).reshape(16, 2))",
+        "CU.shard({'image': np.ones((8, 2, 2)), 'label': np.arange(8)})['label']",
+        "CU.shard(np.arange(12))",
+        "CU.shard_prng_key(K1).shape",
+        "CU.shard_prng_key(random.PRNGKey(3))",
+        "CU.get_metrics([jax.pmap(lambda x: {'loss': x.sum()})(PM82), jax.pmap(lambda x: {'loss': x.mean()})(PM82)])",
+        "JU.pad_shard_unpad(jax.pmap(lambda x: x * 2))(np.arange(13.0))",
+        "JU.pad_shard_unpad(jax.pmap(lambda p, x: x @ p['w'] + p['b']), static_argnums=(0,), static_return=False)(JU.replicate(PU_P), np.ones((5, 3)))",
+        "JU.pad_shard_unpad(jax.pmap(lambda x: x.sum(-1)), min_device_batch=4)(np.ones((9, 3)))",
+        # device_put_replicated / device_put_sharded with pytrees
+        "x = jax.device_put_replicated({'a': PM8[:3], 'b': 1.0}, jax.devices())\nout = jax.tree.map(lambda a: (a.shape, a.dtype, pm_shards(a)[5]), x)",
+        "x = jax.device_put_replicated(PM83[0], jax.devices()[:4])\nout = (x, pm_ids(x), repr(x.sharding.spec))",
+        "x = jax.device_put_sharded([{'a': PM82[i], 'b': np.float32(i)} for i in range(8)], jax.devices())\nout = jax.tree.map(lambda a: (a, pm_ids(a)), x)",
+        "x = jax.device_put_sharded([PM83[i] for i in range(4)], jax.devices()[4:])\nout = pm_shards(x)",
+        "jax.pmap(lambda x: x * 2)(jax.device_put_sharded(list(PM82), jax.devices()))",
+        "jax.pmap(lambda x, w: x @ w)(PM83, jax.device_put_replicated(jnp.ones((3, 2)), jax.devices()))",
+        "jax.device_put_sharded([PM8[:2], PM8[:3]], jax.devices()[:2])",
+        "jax.device_put_sharded([PM8[:2]] * 3, jax.devices()[:2])",
+        "jax.device_put_replicated(PM8, [])",
+        # pmap with pytree in_axes, static arguments and keyword arguments as training loops use them
+        f"{p}(pu_loss, in_axes=(None, 0, 0))(PU_P, PU_X, PU_Y)",
+        f"{p}(pu_loss, in_axes=({{'w': None, 'b': None}}, 0, 0))(PU_P, PU_X, PU_Y)",
+        f"{p}(pu_loss, in_axes=({{'w': None, 'b': 0}}, 0, 0))({{'w': PU_P['w'], 'b': jnp.ones((8, 2))}}, PU_X, PU_Y)",
+        f"{p}(lambda p, x: jax.tree.map(lambda a: a * x.sum(), p), in_axes=(None, 0))(PU_P, PU_X)['b']",
+        f"{p}(lambda p, x: x @ p['w'], in_axes=(None, 0), out_axes=1)(PU_P, PU_X)",
+        f"{p}(lambda x, train: x * (2.0 if train else 1.0), static_broadcasted_argnums=(1,))(PM8, True)",
+        f"f = {p}(lambda x, train: x * (2.0 if train else 1.0), static_broadcasted_argnums=(1,))\nout = (f(PM8, True), f(PM8, False), f(PM8, True))",
+        f"{p}(lambda x, cfg: x * cfg['s'], static_broadcasted_argnums=1)(PM8, {{'s': 2}})",
+        f"{p}(lambda x, shape: jnp.zeros(shape) + x, static_broadcasted_argnums=1)(PM8, (2, 2))",
+        f"{p}(lambda x, *, scale: x * scale)(PM8, scale=PM8)",
+        f"{p}(lambda x, scale=2.0: x * scale)(PM8, scale=jnp.full(8, 3.0))",
+        # gradients inside pmap, their pmean/psum over pytrees
+        f"{p}(jax.grad(pu_loss), in_axes=(None, 0, 0))(PU_P, PU_X, PU_Y)",
+        f"{p}(lambda p, x, y: lax.pmean(jax.grad(pu_loss)(p, x, y), 'b'), in_axes=(None, 0, 0), axis_name='b')(PU_P, PU_X, PU_Y)",
+        f"{p}(lambda p, x, y: lax.psum(jax.grad(pu_loss)(p, x, y), 'b'), in_axes=(None, 0, 0), axis_name='b')(PU_P, PU_X, PU_Y)['w'][3]",
+        f"{p}(lambda p, x, y: jax.value_and_grad(pu_loss)(p, x, y), in_axes=(None, 0, 0))(PU_P, PU_X, PU_Y)[0]",
+        f"{p}(lambda p, x, y: jax.value_and_grad(lambda p: (pu_loss(p, x, y), x.sum()), has_aux=True)(p), in_axes=(None, 0, 0))(PU_P, PU_X, PU_Y)[0]",
+        f"{p}(lambda p, x, y: lax.pmean(jax.value_and_grad(pu_loss)(p, x, y), 'b'), in_axes=(None, 0, 0), axis_name='b', out_axes=None)(PU_P, PU_X, PU_Y)",
+        f"{p}(lambda x: lax.psum({{'i': jnp.int32(1), 'f': x, 'h': x.astype(jnp.float16), 'b': x > 3}}, 'i'), axis_name='i')(PM8)",
+        f"{p}(lambda x: lax.pmean((x, [x * 2]), 'i'), axis_name='i')(PM83)",
+        f"{p}(lambda x: lax.pmax({{'a': x, 'b': -x}}, 'i'), axis_name='i')(PM83)",
+        f"{p}(lambda x: lax.psum(x, axis_name='i') / lax.psum(1, 'i'), axis_name='i')(PM83)",
+        f"{p}(lambda x: lax.pmean(jax.vmap(lambda r: lax.pmean(r, 'v'), axis_name='v')(x), 'i'), axis_name='i')(PM83)",
+        f"{p}(jax.vmap(lambda r: lax.psum(r, ('i', 'v')) / lax.psum(1, ('i', 'v')), axis_name='v'), axis_name='i')(PM83)",
+        f"{p}(jax.vmap(jax.grad(lambda w, x: lax.pmean((w * x).sum(), 'v')), in_axes=(None, 0), axis_name='v'), in_axes=(None, 0), axis_name='i')(jnp.ones(3), PM83.reshape(8, 1, 3))",
+        f"jax.grad(lambda w: {p}(lambda w, x: lax.pmean(pu_loss(w, x, x[:, :2]), 'b'), in_axes=(None, 0), axis_name='b')(w, PU_X)[0])(PU_P)",
+        f"{p}(lambda x: jax.grad(lambda x: lax.pmean(x, 'i') ** 2)(x), axis_name='i')(PM8)",
+        f"{p}(lambda x: jax.grad(lambda x: lax.psum(x ** 2, 'i'))(x), axis_name='i')(PM8)",
+        f"{p}(lambda x: jax.grad(lambda x: lax.all_gather(x, 'i').sum())(x), axis_name='i')(PM8)",
+        f"{p}(lambda x: jax.jacrev(lambda x: lax.pmean(x, 'i'))(x), axis_name='i')(PM82)",
+        # donation of a train state, optax inside pmap
+        "tx = optax.adam(1e-2)\n"
+        "s = JU.replicate(tx.init(PU_P))\nprm = JU.replicate(PU_P)\n"
+        "@functools.partial(jax.pmap, axis_name='b', donate_argnums=(0, 1))\n"
+        "def step(p, s, x, y):\n    g = lax.pmean(jax.grad(pu_loss)(p, x, y), 'b')\n    u, s = tx.update(g, s, p)\n    return optax.apply_updates(p, u), s\n"
+        "for _ in range(3):\n    prm, s = step(prm, s, PU_X, PU_Y)\nout = (JU.unreplicate(prm), JU.unreplicate(s)[0].count)",
+        "tx = optax.chain(optax.clip_by_global_norm(0.1), optax.inject_hyperparams(optax.sgd)(learning_rate=optax.linear_schedule(0.1, 0.0, 4), momentum=0.9))\n"
+        "s = jax.pmap(tx.init)(JU.replicate(PU_P))\nprm = JU.replicate(PU_P)\n"
+        "@functools.partial(jax.pmap, axis_name='b')\n"
+        "def step(p, s, x, y):\n    g = lax.pmean(jax.grad(pu_loss)(p, x, y), 'b')\n    u, s = tx.update(g, s, p)\n    return optax.apply_updates(p, u), s\n"
+        "for _ in range(3):\n    prm, s = step(prm, s, PU_X, PU_Y)\nout = (prm['w'][5], s[1].hyperparams['learning_rate'])",
+        "tx = optax.multi_transform({'w': optax.adam(0.1), 'b': optax.set_to_zero()}, {'w': 'w', 'b': 'b'})\n"
+        "prm = JU.replicate(PU_P)\ns = JU.replicate(tx.init(PU_P))\n"
+        "@functools.partial(jax.pmap, axis_name='b')\n"
+        "def step(p, s, x, y):\n    g = lax.pmean(jax.grad(pu_loss)(p, x, y), 'b')\n    u, s = tx.update(g, s, p)\n    return optax.apply_updates(p, u), s\n"
+        "prm, s = step(prm, s, PU_X, PU_Y)\nprm, s = step(prm, s, PU_X, PU_Y)\nout = JU.unreplicate(prm)",
+        "tx = optax.masked(optax.adamw(0.1, weight_decay=0.5), {'w': True, 'b': False})\n"
+        "prm = JU.replicate(PU_P)\ns = JU.replicate(tx.init(PU_P))\n"
+        "step = jax.pmap(lambda p, s, g: (lambda u: (optax.apply_updates(p, u[0]), u[1]))(tx.update(g, s, p)))\n"
+        "prm, s = step(prm, s, jax.tree.map(jnp.ones_like, prm))\nout = (JU.unreplicate(prm), jax.tree.map(lambda a: a.shape, s))",
+        "x = jax.pmap(lambda x: x)(PM8)\nf = jax.pmap(lambda d: {'a': d['a'] + 1, 'b': d['b']}, donate_argnums=0)\nout = f({'a': x, 'b': PM8})",
+        # a flax TrainState and a BatchNorm/Dropout model replicated
+        "m = PuMLP()\nv = m.init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
+        "st = flax.training.train_state.TrainState.create(apply_fn=m.apply, params=v['params'], tx=optax.sgd(0.1))\n"
+        "rst = JU.replicate(st)\nbs = JU.replicate(v['batch_stats'])\n"
+        "@functools.partial(jax.pmap, axis_name='batch')\n"
+        "def step(st, bs, x, y, k):\n"
+        "    def loss(p):\n        out, upd = st.apply_fn({'params': p, 'batch_stats': bs}, x, train=True, rngs={'dropout': k}, mutable=['batch_stats'])\n        return ((out - y) ** 2).mean(), upd\n"
+        "    (l, upd), g = jax.value_and_grad(loss, has_aux=True)(st.params)\n"
+        "    g = lax.pmean(g, 'batch')\n    return st.apply_gradients(grads=g), upd['batch_stats'], lax.pmean(l, 'batch')\n"
+        "rst, bs, l = step(rst, bs, PU_X, PU_Y, CU.shard_prng_key(random.PRNGKey(1)))\n"
+        "out = (l, JU.unreplicate(rst).step, JU.unreplicate(bs), JU.unreplicate(rst.params)['Dense_1'])",
+        "m = PuMLP()\nv = m.init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
+        "out = jax.pmap(lambda v, x: m.apply(v, x), in_axes=(None, 0))(v, PU_X)",
+        "m = PuMLP()\nv = m.init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
+        "out = jax.pmap(lambda v, x: m.apply(v, x, train=True, mutable=['batch_stats'], rngs={'dropout': random.PRNGKey(2)})[1], in_axes=(None, 0), axis_name='batch')(v, PU_X)",
+        "m = PuMLP()\nv = m.init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
+        "out = jax.pmap(lambda v, x: m.apply(v, x, train=True, mutable=['batch_stats'], rngs={'dropout': random.PRNGKey(2)})[1], in_axes=(None, 0))(v, PU_X)",
+        "m = fnn.Dense(3)\nv = jax.pmap(m.init)(CU.shard_prng_key(random.PRNGKey(0)), jnp.ones((8, 1, 2)))\nout = jax.tree.map(lambda a: a.shape, v)",
+        "m = fnn.Dense(3)\nv = jax.pmap(m.init, in_axes=(None, 0))(random.PRNGKey(0), jnp.ones((8, 1, 2)))\nout = (v['params']['kernel'][0] == v['params']['kernel'][7]).all()",
+        # pmap of jit / jit of pmap / pmap stages users call
+        f"{p}(jax.jit(lambda x, n: x * n, static_argnums=1), static_broadcasted_argnums=1)(PM8, 3)",
+        f"jax.jit({p}(lambda x: lax.pmean(x, 'i'), axis_name='i'))(PM83)",
+        f"{p}(lambda x: x * 2).lower(PM8).compile()(PM8)",
+        f"{p}(lambda x, n: x * n, static_broadcasted_argnums=1).lower(PM8, 3).compile()(PM8)",
+        f"jax.eval_shape({p}(pu_loss, in_axes=(None, 0, 0)), PU_P, PU_X, PU_Y)",
+        f"jax.make_jaxpr({p}(lambda x: lax.psum(x, 'i'), axis_name='i'))(PM8).out_avals",
+    ]
+
+
 def cases() -> list[str]:
     return (
         _devices()
@@ -805,4 +935,5 @@ def cases() -> list[str]:
         + _device_put()
         + _meshes()
         + _mistakes()
+        + _usage()
     )

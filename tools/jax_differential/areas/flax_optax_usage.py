@@ -221,6 +221,15 @@ _TXS = [
     "optax.apply_if_finite(optax.adam(1e-2), max_consecutive_errors=2)",
     "optax.chain(optax.apply_if_finite(optax.sgd(0.1), 3), optax.clip(1.0))",
     "optax.lookahead(optax.sgd(0.1), sync_period=2, slow_step_size=0.5)",
+    # schedules inside multi_transform, masked and chains
+    "optax.multi_transform({'a': optax.inject_hyperparams(optax.adam)(learning_rate=optax.warmup_cosine_decay_schedule(0.0, 1e-2, 1, 4)), 'b': optax.sgd(optax.exponential_decay(0.1, 1, 0.5))}, {'w': 'a', 'b': 'b', 'emb': {'table': 'b'}})",
+    "optax.masked(optax.chain(optax.scale_by_adam(), optax.scale_by_schedule(optax.piecewise_constant_schedule(-1e-2, {1: 0.5, 2: 0.1}))), {'w': True, 'b': True, 'emb': {'table': False}})",
+    "optax.chain(optax.clip_by_global_norm(0.5), optax.masked(optax.add_decayed_weights(1e-2), lambda p: jax.tree.map(lambda a: a.ndim > 1, p)), optax.scale_by_adam(), optax.scale_by_learning_rate(optax.cosine_decay_schedule(1e-2, 3)))",
+    "optax.MultiSteps(optax.multi_transform({'a': optax.adam(1e-2), 'z': optax.set_to_zero()}, {'w': 'a', 'b': 'a', 'emb': 'z'}), every_k_schedule=2)",
+    "optax.chain(optax.multi_transform({'a': optax.scale_by_adam(), 'b': optax.identity()}, lambda p: jax.tree.map(lambda a: 'a' if a.ndim > 1 else 'b', p)), optax.scale_by_schedule(optax.linear_schedule(-0.1, -0.01, 2)))",
+    "optax.adamw(optax.warmup_exponential_decay_schedule(0.0, 1e-2, 1, 2, 0.5), weight_decay=0.1, mask={'w': True, 'b': False, 'emb': {'table': True}})",
+    "optax.chain(optax.inject_hyperparams(optax.scale_by_adam)(b1=0.8), optax.inject_hyperparams(optax.scale)(step_size=-1e-2))",
+    "optax.masked(optax.inject_hyperparams(optax.sgd)(learning_rate=optax.linear_schedule(0.2, 0.0, 3), momentum=0.9), lambda p: {'w': True, 'b': False, 'emb': {'table': True}})",
 ]
 
 
@@ -234,6 +243,16 @@ def _optimizers() -> list[str]:
     c += [
         # lookahead keeps fast and slow params
         "tx = optax.lookahead(optax.sgd(0.1), sync_period=2, slow_step_size=0.5)\np = optax.LookaheadParams.init_synced(UP)\nst = tx.init(p)\nfor i in range(3):\n    g = jax.grad(u_loss)(p.fast)\n    up, st = tx.update(jax.tree.map(lambda a: a, optax.LookaheadParams(g, g)), st, p)\n    p = optax.apply_updates(p, up)\nout = p.fast, p.slow",
+        # a jitted step of schedules inside multi_transform and masked, and the hyperparameters read back
+        "tx = optax.multi_transform({'a': optax.inject_hyperparams(optax.adamw)(learning_rate=optax.linear_schedule(1e-2, 0.0, 4), weight_decay=0.1), 'b': optax.sgd(optax.piecewise_constant_schedule(0.1, {2: 0.1}), momentum=0.9)}, {'w': 'a', 'b': 'b', 'emb': {'table': 'b'}})\n"
+        "step = jax.jit(lambda p, s: (lambda u: (optax.apply_updates(p, u[0]), u[1]))(tx.update(jax.grad(u_loss)(p), s, p)))\n"
+        "p, st = UP, tx.init(UP)\nlrs = []\nfor i in range(4):\n    p, st = step(p, st)\n    lrs.append(float(st.inner_states['a'].inner_state.hyperparams['learning_rate']))\nout = p, lrs",
+        "tx = optax.masked(optax.inject_hyperparams(optax.sgd)(learning_rate=optax.cosine_decay_schedule(0.1, 3)), {'w': True, 'b': False, 'emb': {'table': True}})\n"
+        "st = tx.init(UP)\nfor i in range(2):\n    up, st = jax.jit(tx.update)(U_ONES, st, UP)\nout = up, optax.tree_utils.tree_get(st, 'learning_rate'), optax.tree_utils.tree_get(st, 'count')",
+        "tx = optax.chain(optax.clip_by_global_norm(1.0), optax.inject_hyperparams(optax.adam)(learning_rate=optax.warmup_cosine_decay_schedule(0.0, 0.1, 2, 6)))\n"
+        "st = tx.init(UP)\nlrs = []\nfor i in range(4):\n    up, st = jax.jit(tx.update)(U_ONES, st, UP)\n    lrs.append(optax.tree_utils.tree_get(st, 'learning_rate'))\nout = lrs, up",
+        "tx = optax.multi_transform({'a': optax.sgd(0.1), 'b': optax.set_to_zero()}, {'w': 'a', 'b': 'b', 'emb': {'table': 'b'}})\nout = jax.tree.map(lambda a: (a.shape, a.dtype), tx.init(UP))",
+        "tx = optax.multi_transform({'a': optax.adam(0.1), 'b': optax.set_to_zero()}, {'w': 'a', 'b': 'b', 'emb': {'table': 'b'}})\nout = optax.tree_utils.tree_get(tx.init(UP), 'count')",
         # inject_hyperparams: reading and changing the hyperparameters between steps
         "tx = optax.inject_hyperparams(optax.sgd)(learning_rate=0.1)\nst = tx.init(UP)\nout = st.hyperparams, type(st).__name__",
         "tx = optax.inject_hyperparams(optax.sgd)(learning_rate=0.1)\nst = tx.init(UP)\nst.hyperparams['learning_rate'] = jnp.array(0.5)\nup, st = tx.update(U_ONES, st, UP)\nout = up, st.hyperparams",
