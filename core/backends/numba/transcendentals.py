@@ -115,6 +115,8 @@ class EagerKernel:
 
     def __call__(self, *xs: np.ndarray) -> np.ndarray | None:
         dtype = xs[0].dtype
+        if dtype.kind == "c" and any(x.dtype != dtype for x in xs[1:]):
+            return None  # a complex power of a real exponent: numpy's
         loop = self._loops.get(dtype, _UNSET)
         if loop is _UNSET:
             loop = self._loops[dtype] = self._loop(dtype)

@@ -80,12 +80,18 @@ class _Parts:
 
     def call(self, name: str, *xs: str) -> str:
         """The real function `name` (a primitive's name) as the real primitive computes it."""
+        if name == "pow" and not self.f64:  # float32 pow in double precision, as XLA's
+            a, b = xs
+            return self.t(f"np.float32(np.float64({a}) ** np.float64({b}))")
         kernel = vm_kernel(getattr(ew, f"{name}_p"), self.dtype)
         fn = f"vm.{kernel}" if kernel is not None else f"np.{_NP_NAMES.get(name, name)}"
         return self.t(f"{fn}({', '.join(xs)})")
 
     def pack(self, real: str, imag: str) -> str:
-        expr = f"complex({real}, {imag})"
+        return self.wrap(f"complex({real}, {imag})")
+
+    def wrap(self, expr: str) -> str:
+        """Complex `expr` (numba's `complex` is complex128) in the rule's dtype."""
         return f"np.complex64({expr})" if self.ctx.dtype == np.complex64 else expr
 
 
@@ -259,7 +265,9 @@ def _cos(ctx, z):
 
 
 def _exp_parts(p: _Parts, a: str, b: str) -> tuple[str, str]:
-    """exp(a + bi) as XLA expands it (`elementwise._complex_exp`)."""
+    """exp(a + bi) as XLA expands it: `exp(a) cos(b) + exp(a) sin(b) i`, where exp(a)
+    overflows `(exp(a/2) cos(b)) exp(a/2)` (finite where the product is), a zero imaginary part
+    where `b` is zero (exp(inf + 0i) is inf + 0i)."""
     e, h = p.call("exp", a), p.call("exp", p.mul(a, p.c(0.5)))
     big = p.cmp(e, "==", p.c(np.inf))
     c, s = p.call("cos", b), p.call("sin", b)
@@ -283,7 +291,230 @@ def _sinh_cosh(sign: str) -> Callable:
     return rule
 
 
+# cephes' cosm1 polynomial in x**2 (XLA's `EmitCosm1`), highest degree first
+_COSM1 = (
+    4.7377507964246204691685e-14,
+    -1.1470284843425359765671e-11,
+    2.0876754287081521758361e-9,
+    -2.7557319214999787979814e-7,
+    2.4801587301570552304991e-5,
+    -1.3888888888888872993737e-3,
+    4.1666666666666666609054e-2,
+)
+
+
+def _cosm1(p: _Parts, x: str) -> str:
+    """cos(x) - 1: `-x**2/2 + x**4 P(x**2)` where x**2 <= 0.61685 ((pi/4)**2), else
+    `cos(x) - 1`."""
+    large = p.add(p.call("cos", x), p.c(-1.0))
+    xx = p.mul(x, x)
+    poly = p.c(0.0)
+    for coefficient in _COSM1:  # Horner's steps from zero, as XLA evaluates polynomials
+        poly = p.add(p.mul(poly, xx), p.c(coefficient))
+    small = p.add(p.mul(p.mul(xx, xx), poly), p.mul(p.c(-0.5), xx))
+    return p.where(p.cmp(xx, ">", p.c(0.61685)), large, small)
+
+
+def _expm1(ctx, z):
+    """exp(z) - 1: `expm1(a) cos(b) + cosm1(b)` + `exp(a) sin(b)` i (0 where b is zero)."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    one, zero = p.c(1.0), p.c(0.0)
+    em1 = p.call("expm1", a)
+    e = p.add(em1, one)
+    sin_b = p.call("sin", b)
+    cm1 = _cosm1(p, b)
+    real = p.add(p.mul(em1, p.add(cm1, one)), cm1)
+    return p.pack(real, p.where(p.cmp(b, "==", zero), zero, p.mul(e, sin_b)))
+
+
+def _tanh_parts(p: _Parts, a: str, b: str) -> tuple[str, str]:
+    """tanh(a + bi) as XLA's elemental expansion computes it: `(expm1(2a) - expm1(-2a) +
+    4 cos(b) sin(b) i) / (expm1(2a) + expm1(-2a) + 4 cos(b)**2)`, +-1 where the denominator's
+    first terms overflow, and its special cases (NaN where sin 2b is NaN but `a` is finite, a
+    zero imaginary part where `b` is zero or `a` infinite and sin 2b NaN)."""
+    two_a = p.add(a, a)
+    minus_one = p.c(-1.0)
+    e1, e2 = p.call("expm1", two_a), p.call("expm1", p.mul(minus_one, two_a))
+    numerator = p.sub(e1, e2)
+    cb, sb = p.call("cos", b), p.call("sin", b)
+    four = p.c(4.0)
+    cos_term = p.mul(p.mul(cb, cb), four)
+    imag_numerator = p.mul(four, p.mul(cb, sb))
+    sum_m2 = p.add(e1, e2)
+    denom = p.add(sum_m2, cos_term)
+    limit = p.t(f"np.copysign({minus_one}, {a})")
+    real = p.where(p.cmp(sum_m2, "==", p.c(np.inf)), limit, p.div(numerator, denom))
+    imag = p.div(imag_numerator, denom)
+    a_inf = p.cmp(p.abs(a), "==", p.c(np.inf))
+    sin_nan = p.cmp(imag_numerator, "!=", imag_numerator)
+    real = p.where(p.t(f"({sin_nan} & (not {a_inf}))"), p.c(np.nan), real)
+    zero = p.c(0.0)
+    imag = p.where(p.t(f"({p.cmp(b, '==', zero)} | ({a_inf} & {sin_nan}))"), zero, imag)
+    return real, imag
+
+
+def _tanh(ctx, z):
+    p = _Parts(ctx)
+    return p.pack(*_tanh_parts(p, *p.split(z)))
+
+
+_tanh.__doc__ = _tanh_parts.__doc__
+
+
+def _tan(ctx, z):
+    """tan(a + bi) = -i tanh(-b + ai): XLA's tanh expansion of (-b, a), parts swapped back."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    minus_one = p.c(-1.0)
+    real, imag = _tanh_parts(p, p.mul(minus_one, b), a)
+    return p.pack(imag, p.mul(minus_one, real))
+
+
+def _modulus(p: _Parts, a: str, b: str) -> tuple[str, str, str, str]:
+    """`max`, `min` of |a| and |b|, `sqrt(1 + (min/max)**2)` and |a + bi| as XLA's `pow`
+    computes it: `max` times that root, `max` where that is NaN but `max` is not, else `min`."""
+    ax, ay = p.abs(a), p.abs(b)
+    mx, mn = p.max(ax, ay), p.min(ax, ay)
+    r = p.div(mn, mx)
+    root = p.call("sqrt", p.add(p.c(1.0), p.mul(r, r)))
+    out = p.mul(mx, root)
+    fallback = p.where(p.cmp(mx, "==", mx), mx, mn)
+    return mx, mn, root, p.where(p.cmp(out, "!=", out), fallback, out)
+
+
+def _rsqrt(ctx, z):
+    """1/sqrt(z): `rsqrt(|z|) (cos(-t/2) + sin(-t/2) i)`, `t = atan2(b, a)`, |z|'s reciprocal
+    square root `rsqrt(max) rsqrt(sqrt(1 + (min/max)**2))` (each `1 / sqrt`); inf + NaN i at
+    0, signed zeros where a part is infinite."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    mx, mn, root, _ = _modulus(p, a, b)
+    rmax = p.call("rsqrt", mx)
+    modulus = p.mul(rmax, p.call("rsqrt", root))
+    fallback = p.where(p.cmp(mx, "==", mx), rmax, p.call("rsqrt", mn))
+    modulus = p.where(p.cmp(modulus, "!=", modulus), fallback, modulus)
+    angle = p.mul(p.call("atan2", b, a), p.c(-0.5))
+    real = p.mul(modulus, p.call("cos", angle))
+    imag = p.mul(modulus, p.call("sin", angle))
+    zero, inf = p.c(0.0), p.c(np.inf)
+    at_zero = p.t(f"({p.cmp(b, '==', zero)} & {p.cmp(a, '==', zero)})")
+    a_nan = p.cmp(a, "!=", a)
+    edge = p.t(f"(({p.cmp(p.abs(b), '==', inf)} & {a_nan}) | {p.cmp(p.abs(a), '==', inf)})")
+    signed_a = p.t(f"np.copysign({zero}, {a})")
+    minus_signed_b = p.mul(p.t(f"np.copysign({zero}, {b})"), p.c(-1.0))
+    real = p.where(at_zero, inf, p.where(edge, signed_a, real))
+    imag = p.where(at_zero, p.c(np.nan), p.where(edge, minus_signed_b, imag))
+    return p.pack(real, imag)
+
+
+def _pow(ctx, x, y):
+    """x**y for complex y = c + di: `|x|**c exp(-d t) (cos q + sin q i)`, `t = atan2(b, a)`,
+    `q = c t + d log|x|`, with Kahan's special cases: 0**y is 0 for real y > 0, x**0 and 1**y
+    are 1, inf**c is inf for real c > 0 and 0 for c < 0."""
+    p = _Parts(ctx)
+    a, b = p.split(x)
+    c, d = p.split(y) if ctx.in_dtypes[1].kind == "c" else (y, p.c(0.0))
+    *_, modulus = _modulus(p, a, b)
+    zero, one, inf = p.c(0.0), p.c(1.0), p.c(np.inf)
+    t = p.call("atan2", b, a)
+    coeff = p.mul(p.call("pow", modulus, c), p.call("exp", p.mul(p.neg(d), t)))
+    q = p.add(p.mul(c, t), p.mul(d, p.call("log", modulus)))
+    real, imag = p.mul(coeff, p.call("cos", q)), p.mul(coeff, p.call("sin", q))
+    d_zero, b_zero = p.cmp(d, "==", zero), p.cmp(b, "==", zero)
+    zero_base = p.t(f"({p.cmp(modulus, '==', zero)} & {d_zero} & {p.cmp(zero, '<=', c)})")
+    real = p.where(zero_base, p.where(p.cmp(zero, "==", c), one, zero), real)
+    imag = p.where(zero_base, zero, imag)
+    unit = p.t(f"(({p.cmp(zero, '==', c)} & {d_zero}) | ({p.cmp(a, '==', one)} & {b_zero}))")
+    real, imag = p.where(unit, one, real), p.where(unit, zero, imag)
+    inf_base = p.t(f"({p.cmp(a, '==', inf)} & {b_zero} & {d_zero})")
+    real = p.where(p.t(f"({inf_base} & {p.cmp(c, '>', zero)})"), inf, real)
+    inf_neg = p.t(f"({inf_base} & {p.cmp(c, '<', zero)})")
+    real = p.where(inf_neg, zero, real)
+    imag = p.where(p.t(f"({inf_base} & {p.cmp(c, '!=', zero)})"), zero, imag)
+    return p.pack(real, imag)
+
+
+def _exp2(ctx, z):
+    """2**z: exp of the complex product `z (log 2 + 0i)`."""
+    p = _Parts(ctx)
+    w = p.t(f"rt.cmul({z}, {ctx.const(complex(np.log(2.0), 0.0), ctx.dtype)})")
+    return p.pack(*_exp_parts(p, *p.split(w)))
+
+
+def _logistic(ctx, z):
+    """1 / (1 + exp(-z)), a complex quotient (`rt.cdiv`)."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    real, imag = _exp_parts(p, p.neg(a), p.neg(b))
+    one, zero = p.c(1.0), p.c(0.0)
+    denominator = p.t(p.pack(p.add(real, one), p.add(imag, zero)))
+    return p.wrap(f"rt.cdiv({ctx.const(complex(1.0, 0.0), ctx.dtype)}, {denominator})")
+
+
+def _atanh_parts(p: _Parts, x: str, y: str) -> tuple[str, str]:
+    """atanh(x + yi) as XLA computes it (StableHLO's expansion): real part
+    `sign(x) log1p(4 |x| / ((1 - |x|)**2 + y**2)) / 4` (that ratio's limits `1/|x|` where |y| is
+    negligible and `1 / ((|x|/y + y/|x|) y)`, 0 for infinite parts, beyond sqrt(max)/8),
+    imaginary part `atan2(2y, (1 - |x|)(1 + |x|) - y**2) / 2` (+-pi/2 beyond)."""
+    one, minus_one, zero, inf = p.c(1.0), p.c(-1.0), p.c(0.0), p.c(np.inf)
+    big = p.c(8.1129638414606718e31 if p.f64 else 2.81475044e14)
+    sx = p.where(p.cmp(x, ">=", zero), one, minus_one)
+    ax, ay = p.abs(x), p.abs(y)
+    safe = p.t(f"({p.cmp(ax, '<', big)} & {p.cmp(ay, '<', big)})")
+    one_m = p.sub(one, ax)
+    yy = p.mul(y, y)
+    ratio = p.div(ax, p.add(p.mul(one_m, one_m), yy))
+    y_negligible = p.cmp(p.mul(ay, p.c(9007199254740994.0 if p.f64 else 16777218.0)), "<", ax)
+    infinite = p.t(
+        f"({p.cmp(x, '==', inf)} | {p.cmp(x, '==', p.c(-np.inf))} | "
+        f"{p.cmp(y, '==', inf)} | {p.cmp(y, '==', p.c(-np.inf))})"
+    )
+    far = p.div(one, p.mul(p.add(p.div(ax, y), p.div(y, ax)), y))
+    far = p.where(infinite, zero, far)
+    far = p.where(y_negligible, p.div(one, ax), far)
+    ratio = p.where(safe, ratio, far)
+    real = p.mul(p.mul(sx, p.call("log1p", p.mul(ratio, p.c(4.0)))), p.c(0.25))
+    angle = p.call("atan2", p.add(y, y), p.sub(p.mul(one_m, p.add(ax, one)), yy))
+    sy = p.where(p.cmp(y, ">=", zero), one, minus_one)
+    angle = p.where(safe, angle, p.mul(sy, p.c(3.1415926535897931)))
+    return real, p.mul(angle, p.c(0.5))
+
+
+def _atanh(ctx, z):
+    p = _Parts(ctx)
+    return p.pack(*_atanh_parts(p, *p.split(z)))
+
+
+_atanh.__doc__ = _atanh_parts.__doc__
+
+
+def _atan(ctx, z):
+    """atan(a + bi) = -i atanh(-b + ai)."""
+    p = _Parts(ctx)
+    a, b = p.split(z)
+    real, imag = _atanh_parts(p, p.neg(b), a)
+    return p.pack(imag, p.neg(real))
+
+
+def _exp(ctx, z):
+    p = _Parts(ctx)
+    return p.pack(*_exp_parts(p, *p.split(z)))
+
+
+_exp.__doc__ = _exp_parts.__doc__
+
 RULES: dict = {
+    ew.atanh_p: _atanh,
+    ew.atan_p: _atan,
+    ew.exp_p: _exp,
+    ew.expm1_p: _expm1,
+    ew.tanh_p: _tanh,
+    ew.tan_p: _tan,
+    ew.rsqrt_p: _rsqrt,
+    ew.pow_p: _pow,
+    ew.exp2_p: _exp2,
+    ew.logistic_p: _logistic,
     ew.log_p: _log,
     ew.log1p_p: _log1p,
     ew.sqrt_p: _sqrt,

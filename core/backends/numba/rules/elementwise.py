@@ -250,29 +250,7 @@ def _abs_lowering(ctx, x):
 register_lowering(abs_p, Scalar(_abs_lowering))
 
 
-def _complex_exp(ctx, x):
-    """exp(a + bi) as XLA expands it: exp(a) cos(b) + exp(a) sin(b) i with its float kernels,
-    where exp(a) overflows (exp(a/2) cos(b)) exp(a/2) (finite where the product is), and a zero
-    imaginary part where b is zero (exp(inf + 0i) is inf + 0i); numba's complex exp (the C
-    library's) rounded otherwise in 1 of 10 results, and the lean back end has no IR for it."""
-    part = ScalarCtx([np.finfo(ctx.dtype).dtype], np.finfo(ctx.dtype).dtype, ctx.tmp)
-    exp, cos, sin = (_transcendental(p, _np(p.name)).fn for p in (exp_p, cos_p, sin_p))
-    a, b = ctx.tmp(f"{x}.real"), ctx.tmp(f"{x}.imag")
-    e, half = ctx.tmp(exp(part, a)), ctx.tmp(exp(part, f"({a} * {part.const(0.5)})"))
-    c, s = ctx.tmp(cos(part, b)), ctx.tmp(sin(part, b))
-    big, zero = ctx.tmp(f"({e} == {part.const(np.inf)})"), part.const(0)
-    real = ctx.tmp(f"rt.where({big}, ({half} * {c}) * {half}, {e} * {c})")
-    imag = ctx.tmp(f"rt.where({big}, ({half} * {s}) * {half}, {e} * {s})")
-    imag = ctx.tmp(f"rt.where({b} == {zero}, {zero}, {imag})")
-    return _complex(ctx, f"complex({real}, {imag})")
-
-
-def _exp_lowering(ctx, x):
-    return _complex_exp(ctx, x) if ctx.dtype.kind == "c" else _exp_real.fn(ctx, x)
-
-
-_exp_real = _transcendental(exp_p, _np("exp"))
-register_lowering(exp_p, Scalar(_exp_lowering))
+register_lowering(exp_p, _transcendental(exp_p, _np("exp")))
 register_lowering(exp2_p, _transcendental(exp2_p, _np("exp2")))
 register_lowering(log_p, _transcendental(log_p, _np("log")))
 register_lowering(log1p_p, _transcendental(log1p_p, _np("log1p")))
