@@ -49,9 +49,11 @@ def bitwise_count(x: Any, /) -> Any:
     if get_aval(x).dtype == dtypes.bool_:
         x = sh.convert_element_type(x, dtypes.default_int(), get_aval(x).weak_type)
     (x,) = promote_args("bitwise_count", x)
-    if get_aval(x).dtype.kind not in "iu":
+    dt = get_aval(x).dtype
+    if dt.kind not in "iu":  # JAX counts the bits of |x|: a complex's message names its float
+        shown = dtypes.finfo(dt).dtype if dt.kind == "c" else dt
         raise TypeError(
-            f"population_count does not accept dtype {get_aval(x).dtype}. Accepted dtypes are "
+            f"population_count does not accept dtype {shown}. Accepted dtypes are "
             "subtypes of integer.\nbitwise_count counts the bits of integers: convert floats "
             "with x.astype(int), or view their bits with lax.bitcast_convert_type."
         )

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from core import dtypes
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
 from core.custom_derivatives import custom_jvp
@@ -118,23 +119,26 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     """The vector `ord`-norm over `axis` (all axes when None).
 
     As JAX's, the max (`inf`), min (`-inf`) and 1-norms keep an integer or boolean input's
-    dtype (a boolean's 1-norm counts in the default integer); the other orders are computed
-    in the input's inexact dtype.
+    dtype (a boolean's 1-norm counts in the default integer), the 2-norm of one is the root
+    of its squares summed in integers (float64 under x64), the 0-norm needs an inexact input
+    (JAX's count is of `finfo(x.dtype)`); the other orders are computed in the input's
+    inexact dtype.
     """
     check_arraylike("jnp.linalg.vector_norm", x)
     if isinstance(ord, str):
         hint = {"inf": "Use 'jax.numpy.inf' instead.", "-inf": "Use '-jax.numpy.inf' instead."}
         raise ValueError(f"Invalid order '{ord}' for vector norm.{hint.get(ord, '')}")
-    x = ensure_array(x) if ord in (np.inf, -np.inf, 1) else _inexact(x)
+    x = ensure_array(x) if ord in (np.inf, -np.inf, 0, 1, 2, None) else _inexact(x)
     if ord is None or ord == 2:
         return uf.sqrt(_sum_squares(x, axis=axis, keepdims=keepdims))
+    if ord == 0:
+        count = dtypes.finfo(get_aval(x).dtype).dtype  # ValueError: "... not inexact"
+        return r.sum(uf.not_equal(x, 0), axis=axis, keepdims=keepdims, dtype=count)
     a = uf.abs(x)
     if ord == np.inf:  # as JAX, with initial 0: a zero vector's derivative halves at the tie
         return r.max(a, axis=axis, keepdims=keepdims, initial=0)
     if ord == -np.inf:
         return r.min(a, axis=axis, keepdims=keepdims)
-    if ord == 0:
-        return r.sum(a != 0, axis=axis, keepdims=keepdims, dtype=get_aval(a).dtype)
     if ord == 1:
         return r.sum(a, axis=axis, keepdims=keepdims)
     p = float(ord)

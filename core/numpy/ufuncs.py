@@ -802,6 +802,8 @@ def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
 def modf(x: Any, /, out: Any = None) -> tuple[Any, Any]:
     """Fractional and integral parts (both with the sign of x)."""
     (x,) = promote_args_inexact("modf", x)
+    if dtypes.kind(get_aval(x).dtype) == "c":  # JAX's modf compares with zero by `ge`
+        ew.reject_dtype("ge", get_aval(x).dtype, "iufb", 0)
     whole = trunc(x)
     return ew.sub(x, whole), whole
 

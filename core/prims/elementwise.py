@@ -819,7 +819,9 @@ def _integer_pow_impl(x, *, y):
                 base = np.multiply(base, base, dtype=x.dtype)
         one = np.ones_like(x)
         acc = one if acc is None else acc
-        return np.asarray(np.divide(one, acc, dtype=x.dtype) if y < 0 else acc, x.dtype)
+        if y < 0:  # complex: XLA's division (reciprocal(inf + nan j) is 0, numpy's nan)
+            acc = _complex_div(one, acc) if x.dtype.kind == "c" else np.divide(one, acc)
+        return np.asarray(acc, x.dtype)
 
 
 def _square_impl(x):

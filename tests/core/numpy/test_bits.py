@@ -331,3 +331,17 @@ def test_byteswap_reverses_each_elements_bytes():
 def test_byteswap_takes_no_inplace_argument():
     with pytest.raises(TypeError, match="unexpected keyword argument 'inplace'"):
         jnp.arange(2.0).byteswap(inplace=True)
+
+
+@pytest.mark.parametrize(
+    "dtype, first_line",  # JAX 0.10.2 printed (it counts the bits of |x|, a float)
+    [
+        ("complex64", "population_count does not accept dtype float32."),
+        ("complex128", "population_count does not accept dtype float64."),
+        ("float32", "population_count does not accept dtype float32."),
+    ],
+)
+def test_bitwise_count_of_inexact_names_the_float(dtype, first_line):
+    with core.enable_x64(), pytest.raises(TypeError) as e:
+        jnp.bitwise_count(jnp.ones(2, dtype))
+    assert str(e.value).startswith(first_line + " Accepted dtypes are subtypes of integer.")

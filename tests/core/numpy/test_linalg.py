@@ -363,3 +363,38 @@ def test_norm_order_errors_are_jaxs(call, first):
     with pytest.raises(ValueError) as e:  # JAX 0.10.2's messages
         call()
     assert str(e.value) == first
+
+
+# JAX 0.10.2 printed: vector_norm of [1, 0, 2] by ord, without and with x64 (an integer's
+# 2-norm sums its squares in integers, then the root; its 0-norm needs finfo(x.dtype))
+VECTOR_NORM_OF_INTS = [
+    ("bool", 2, False, "float32", 1.4142135),
+    ("int8", None, False, "float32", 2.236068),
+    ("int8", 2, True, "float64", 2.23606797749979),
+    ("uint8", None, True, "float64", 2.23606797749979),
+    ("int32", 2, True, "float64", 2.23606797749979),
+    ("float16", 0, True, "float16", 2.0),
+    ("complex64", 0, False, "float32", 2.0),
+]
+
+
+@pytest.mark.parametrize("dtype, order, x64, want_dtype, want", VECTOR_NORM_OF_INTS)
+def test_vector_norm_of_integers_as_jax(dtype, order, x64, want_dtype, want):
+    with core.enable_x64(x64):
+        got = jnp.linalg.vector_norm(jnp.array([1, 0, 2], dtype), ord=order)
+    assert got.dtype == want_dtype
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "dtype, x64, first_line",  # JAX 0.10.2 printed (np.finfo's message)
+    [
+        ("bool", False, "data type <class 'numpy.bool'> not inexact"),
+        ("int8", False, "data type <class 'numpy.int8'> not inexact"),
+        ("int64", True, "data type <class 'numpy.int64'> not inexact"),
+    ],
+)
+def test_vector_norm_order_0_of_integers_raises(dtype, x64, first_line):
+    with core.enable_x64(x64), pytest.raises(ValueError) as e:
+        jnp.linalg.vector_norm(jnp.array([1, 0, 2], dtype), ord=0)
+    assert str(e.value).splitlines()[0] == first_line

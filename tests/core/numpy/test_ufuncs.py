@@ -34,3 +34,14 @@ def test_modulus_and_hypot_at_infinities_and_nans(jit):
     modulus, hyp = (core.jit(f) if jit else f)(z, *parts)
     np.testing.assert_array_equal(np.asarray(modulus), np.float32([m for _, m, _ in CASES]))
     np.testing.assert_array_equal(np.asarray(hyp), np.float32([h for _, _, h in CASES]))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_modf_of_complex_names_jaxs_comparison(dtype):
+    with core.enable_x64(), pytest.raises(TypeError) as e:
+        jnp.modf(jnp.ones(2, dtype))
+    # JAX 0.10.2 printed
+    assert str(e.value).splitlines()[0] == (
+        f"ge does not accept dtype {dtype} at position 0. Accepted dtypes at position 0 are "
+        "subtypes of integer, floating, bool."
+    )

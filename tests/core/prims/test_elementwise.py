@@ -5,6 +5,7 @@ boolean `which` for at most two cases."""
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 from core import lax
 
@@ -64,3 +65,33 @@ def test_select_n_errors(which, cases, message):
 def test_select_n_needs_a_case():
     with pytest.raises(ValueError, match=r"^select_n\(\) must have at least one case$"):
         lax.select_n(jnp.array([0, 1]))
+
+
+_INF, _NAN = np.inf, np.nan
+_RECIPROCAL_OF = [
+    complex(_NAN, _INF), complex(_INF, _NAN), complex(_INF, _INF), complex(-_INF, -_INF),
+    complex(-_INF, _NAN), complex(_INF, 1.5), complex(-2.5, -_INF), complex(0, 0),
+    complex(_NAN, 0), complex(2, -4),
+]  # fmt: skip
+# JAX 0.10.2 printed (complex64 and complex128 alike): XLA's complex division of 1 by z
+_RECIPROCAL = {
+    -1: [(0.0, -0.0), (0.0, 0.0), (0.0, -0.0), (-0.0, 0.0), (-0.0, -0.0), (0.0, 0.0),
+         (-0.0, 0.0), (_INF, _NAN), (_NAN, _NAN), (0.1, 0.2)],
+    -2: [(_NAN, _NAN), (_NAN, _NAN), (0.0, -0.0), (0.0, -0.0), (_NAN, _NAN), (0.0, -0.0),
+         (-0.0, -0.0), (_INF, _NAN), (_NAN, _NAN), (-0.03, 0.04)],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("y", [-1, -2])
+def test_negative_integer_pow_of_complex_infinities_is_xlas_division(y, dtype):
+    """Eager `integer_pow(z, -1)` (`jnp.reciprocal`) divided as numpy: nan where XLA's 0."""
+    x = np.array(_RECIPROCAL_OF, dtype)
+    with core.enable_x64():
+        got = np.asarray(lax.integer_pow(x, y))
+    want = np.array([complex(*p) for p in _RECIPROCAL[y]], dtype)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    zeros = want == 0
+    np.testing.assert_array_equal(np.signbit(got.real[zeros]), np.signbit(want.real[zeros]))
+    np.testing.assert_array_equal(np.signbit(got.imag[zeros]), np.signbit(want.imag[zeros]))
