@@ -1,6 +1,7 @@
 """`core.experimental`: the names JAX keeps in `jax.experimental` that numbax provides:
 `checkify` (run-time checks as error values), `io_callback`, `mesh_utils.create_device_mesh`,
 `ode.odeint` (adaptive Runge-Kutta with adjoint gradients),
+`sparse` (`BCOO` matrices without batch or dense dimensions),
 `shard_map.shard_map` and `pjit.pjit` (the older spellings of `core.shard_map` and `jit` with
 shardings), `multihost_utils` for programs running under `core.distributed`, and
 `compilation_cache.compilation_cache.set_cache_dir` (accepted; numbax keeps its own cache)."""
@@ -14,6 +15,7 @@ from core.experimental import (
     ode,
     pjit,
     shard_map,
+    sparse,
 )
 
 __all__ = [
@@ -25,4 +27,5 @@ __all__ = [
     "ode",
     "pjit",
     "shard_map",
+    "sparse",
 ]

@@ -58,6 +58,7 @@ MODEL_GROUPS = {
         "maml_sinusoid",
         "realnvp_flow",
         "score_matching_langevin",
+        "sparse_gcn",
     ),
     "sequence_and_field_models": (
         "gpt2_attention_variants",

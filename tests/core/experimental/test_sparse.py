@@ -1,0 +1,113 @@
+"""`core.experimental.sparse` (JAX's `jax.experimental.sparse` BCOO without batch or dense
+dimensions): layouts, products, reductions and errors against JAX 0.10.2's values (printed by
+/opt/ref/bin/python, written here as literals)."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import ConcretizationTypeError
+from core.experimental import sparse
+
+DENSE = np.array([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0], [0.0, 0.0, 0.0]], np.float32)
+
+
+def test_fromdense_pads_with_the_shape_and_zeros():
+    m = sparse.BCOO.fromdense(DENSE, nse=5)
+    np.testing.assert_array_equal(m.data, [1.0, 2.0, 3.0, 0.0, 0.0])
+    np.testing.assert_array_equal(m.indices, [[0, 1], [1, 0], [1, 2], [3, 3], [3, 3]])
+    assert m.indices.dtype == np.int32
+    assert (m.nse, m.n_batch, m.n_sparse, m.n_dense) == (5, 0, 2, 0)
+    assert (m.indices_sorted, m.unique_indices) == (True, True)
+    assert repr(m) == "BCOO(float32[3, 3], nse=5)"
+    np.testing.assert_array_equal(m.todense(), DENSE)
+
+
+def test_fromdense_needs_nse_under_jit():
+    with pytest.raises(ConcretizationTypeError, match="Abstract tracer value encountered"):
+        core.jit(lambda d: sparse.BCOO.fromdense(d))(jnp.eye(2))
+
+
+@pytest.mark.parametrize(
+    "product, want",
+    [
+        (lambda m: m @ jnp.ones(3), [1.0, 5.0, 0.0]),
+        (lambda m: jnp.arange(3.0) @ m, [2.0, 0.0, 3.0]),
+        (lambda m: m @ jnp.ones((3, 2)), [[1.0, 1.0], [5.0, 5.0], [0.0, 0.0]]),
+        (lambda m: jnp.ones((2, 3)) @ m, [[2.0, 1.0, 3.0], [2.0, 1.0, 3.0]]),
+        (lambda m: m.T @ jnp.arange(3.0), [2.0, 0.0, 3.0]),
+    ],
+)
+def test_products_with_dense_arrays(product, want):
+    m = sparse.BCOO.fromdense(DENSE, nse=5)  # the padding entries contribute nothing
+    np.testing.assert_array_equal(product(m), want)
+
+
+def test_transpose_scaling_and_sums():
+    m = sparse.BCOO.fromdense(DENSE)
+    np.testing.assert_array_equal(m.T.indices, [[1, 0], [0, 1], [2, 1]])
+    assert m.T.indices_sorted is False
+    np.testing.assert_array_equal((2 * m).data, [2.0, 4.0, 6.0])
+    np.testing.assert_array_equal((m * DENSE).data, [1.0, 4.0, 9.0])
+    np.testing.assert_array_equal((m / 2).data, [0.5, 1.0, 1.5])
+    assert float(m.sum()) == 6.0
+    np.testing.assert_array_equal(m.sum(0).todense(), [2.0, 1.0, 3.0])
+    np.testing.assert_array_equal(m.sum(1).todense(), [1.0, 5.0, 0.0])
+    cube = sparse.BCOO.fromdense(jnp.arange(8.0).reshape(2, 2, 2))
+    np.testing.assert_array_equal(cube.sum((0, 2)).todense(), [10.0, 18.0])
+    np.testing.assert_array_equal(cube.transpose((2, 0, 1)).todense()[0], [[0.0, 2.0], [4.0, 6.0]])
+
+
+def test_integer_matrices_promote_with_their_operand():
+    m = sparse.BCOO.fromdense(jnp.array([[0, 1], [2, 0]], jnp.int32))
+    got = m @ jnp.array([1.5, 2.0])
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, [2.0, 3.0])
+    assert (m @ jnp.array([1, 2])).dtype == np.int32
+
+
+def test_sum_duplicates_and_sort_indices():
+    m = sparse.BCOO(
+        (jnp.array([1.0, 2.0, 3.0, 4.0]), jnp.array([[0, 1], [2, 0], [0, 1], [3, 3]])),
+        shape=(3, 3),
+    )
+    summed = sparse.bcoo_sum_duplicates(m)
+    np.testing.assert_array_equal(summed.data, [4.0, 2.0])
+    np.testing.assert_array_equal(summed.indices, [[0, 1], [2, 0]])
+    padded = sparse.bcoo_sum_duplicates(m, nse=4)
+    np.testing.assert_array_equal(padded.indices, [[0, 1], [2, 0], [3, 3], [3, 3]])
+    np.testing.assert_array_equal(sparse.bcoo_sum_duplicates(m, nse=1).data, [4.0])
+    ordered = sparse.bcoo_sort_indices(m)
+    np.testing.assert_array_equal(ordered.data, [1.0, 3.0, 2.0, 4.0])
+    with pytest.raises(ValueError, match="nse must be specified when using the function"):
+        core.jit(lambda t: sparse.bcoo_sum_duplicates(t))(m)
+
+
+def test_eye_diagonals():
+    np.testing.assert_array_equal(sparse.eye(4, 3, k=-2).indices, [[2, 0], [3, 1]])
+    np.testing.assert_array_equal(sparse.eye(3, 4, k=1).todense()[0], [0.0, 1.0, 0.0, 0.0])
+    assert sparse.eye(3, k=5).nse == 0
+    assert sparse.eye(2, dtype=jnp.int32).data.dtype == np.int32
+
+
+def test_a_pytree_through_jit_grad_and_vmap():
+    m = sparse.BCOO.fromdense(jnp.array([[0.0, 1.0], [2.0, 0.0]]))
+    got = core.jit(lambda a, v: (a @ v, a.T @ v))(m, jnp.array([1.0, 3.0]))
+    np.testing.assert_array_equal(got[0], [3.0, 2.0])
+    np.testing.assert_array_equal(got[1], [6.0, 1.0])
+    product = lambda d: sparse.BCOO((d, m.indices), shape=(2, 2)) @ jnp.array([1.0, 3.0])
+    np.testing.assert_array_equal(core.grad(lambda d: product(d).sum())(m.data), [3.0, 1.0])
+    np.testing.assert_array_equal(core.vmap(lambda v: m @ v)(jnp.ones((3, 2)))[2], [1.0, 2.0])
+    assert len(core.tree_util.tree_leaves(m)) == 2 and isinstance(m, sparse.JAXSparse)
+
+
+def test_errors():
+    m = sparse.BCOO.fromdense(DENSE)
+    same_shape = r"contracting dimensions to have the same shape, got \(3,\) and \(2,\)"
+    with pytest.raises(TypeError, match=same_shape):
+        m @ jnp.ones(2)
+    with pytest.raises(sparse.SparseUnsupportedError, match="not another sparse matrix"):
+        m @ m
+    with pytest.raises(sparse.SparseUnsupportedError, match="no batch or dense dimensions"):
+        sparse.BCOO.fromdense(jnp.ones((2, 3)), n_batch=1)
