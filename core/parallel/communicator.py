@@ -142,9 +142,17 @@ HELP_NS = 2_000_000
 # on 2 cores, interleaved in one process: 141 ms of CPU and 508 ms of wall time a step with
 # the desk, 97 ms and 376 ms without; the benchmark's "slow mode", 35% more CPU for the
 # same kernels, in the processes run while others were busy).
+# The pause doubles with every call that helped and still lacked its cores, up to
+# `HELP_PAUSE_MAX_S`, and is `HELP_PAUSE_S` again after a call that helped with its cores:
+# calls are queued ahead of the one that finds the cores taken (asynchronous dispatch, a
+# benchmark's back-to-back calls), so with a fixed pause of about two steps' wall time every
+# step joined the desk (ResNet-10 at load 17 in one process: 136-140 ms of CPU a step against
+# 98 ms for calls that never join).
 HELP_SHARE = 0.5
 HELP_PAUSE_S = 1.0
+HELP_PAUSE_MAX_S = 16.0
 _help_paused_until = [0.0]
+_help_pause = [HELP_PAUSE_S]  # the next pause (see above)
 _FUTEX_WAKE_PRIVATE = 129
 _SYS_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine)
 
@@ -365,12 +373,17 @@ class ThreadCommunicator:
         if block is not None and block.status() == RUNNING:
             _FREE_BLOCKS.setdefault(block.size, []).append(block)
         cpu, wall = map(sum, zip(*self._busy))
-        if self._helped and cpu < HELP_SHARE * wall:  # the devices lacked their cores
-            _help_paused_until[0] = time.monotonic() + HELP_PAUSE_S
+        if not self._helped:
+            return
+        if cpu < HELP_SHARE * wall:  # the devices lacked their cores
+            _help_paused_until[0] = time.monotonic() + _help_pause[0]
+            _help_pause[0] = min(HELP_PAUSE_MAX_S, 2 * _help_pause[0])
+        elif wall > 0:
+            _help_pause[0] = HELP_PAUSE_S
 
     def join_desk(self) -> None:
         """Lets this call's devices help each other at its collectives (`_join_desk`), unless
-        a call's devices lacked their cores within `HELP_PAUSE_S` (`release`); until
+        a call's devices lacked their cores within the pause that set (`release`); until
         `leave_desk`, which the call must reach however it ends."""
         block = self.block
         if block is None or block.words[DESK] != 0 or time.monotonic() < _help_paused_until[0]:

@@ -179,6 +179,7 @@ def test_the_devices_help_each_other_only_while_they_get_their_cores(monkeypatch
     desk = _Desk()
     monkeypatch.setattr(communicator, "_desk", [lambda: desk])
     monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
+    monkeypatch.setattr(communicator, "_help_pause", [communicator.HELP_PAUSE_S])
     monkeypatch.setattr(communicator.threads, "affinity_cores", lambda: 2)
 
     def call(busy: bool) -> bool:
@@ -197,3 +198,41 @@ def test_the_devices_help_each_other_only_while_they_get_their_cores(monkeypatch
         assert call(False) == helps
         communicator._help_paused_until[0] -= communicator.HELP_PAUSE_S
         assert call(False)
+
+
+@pytest.mark.parametrize(
+    ("shares", "pauses"),
+    [
+        ([0.1, 0.1, 0.1], [1.0, 2.0, 4.0]),  # queued calls that keep lacking their cores
+        ([0.1] * 8, [1.0, 2.0, 4.0, 8.0, 16.0, 16.0, 16.0, 16.0]),  # at most HELP_PAUSE_MAX_S
+        ([0.1, 0.1, 0.9, 0.1], [1.0, 2.0, None, 1.0]),  # a call with its cores: back to 1 s
+    ],
+)
+def test_the_pause_from_the_desk_doubles_while_helping_calls_lack_their_cores(
+    monkeypatch, shares, pauses
+):
+    """Calls queued behind one that found the cores taken joined the desk before it ended: each
+    that helped and lacked its cores doubles the pause (up to `HELP_PAUSE_MAX_S`), and one that
+    helped with its cores sets it back to `HELP_PAUSE_S`."""
+    desk = _Desk()
+    monkeypatch.setattr(communicator, "_desk", [lambda: desk])
+    monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
+    monkeypatch.setattr(communicator, "_help_pause", [communicator.HELP_PAUSE_S])
+    monkeypatch.setattr(communicator.threads, "affinity_cores", lambda: 2)
+    clock = [1000.0]
+    monkeypatch.setattr(communicator.time, "monotonic", lambda: clock[0])
+    with core.config.override("pmap_devices_help", True):
+        queued = []
+        for _ in shares:  # every call joins before the first one ends
+            c = ThreadCommunicator(2)
+            c.join_desk()
+            queued.append(c)
+        assert desk.joined == len(shares)
+        for c, share, pause in zip(queued, shares, pauses):
+            for rank in range(2):
+                c.busy(rank, int(share * 100), 100)
+            c.leave_desk()
+            c.release()
+            if pause is not None:
+                assert communicator._help_paused_until[0] == clock[0] + pause
+            communicator._help_paused_until[0] = 0.0
