@@ -14,25 +14,35 @@ Python function (`kernel`) that computes the loop's operands (the numpy back end
 views and scalars), then calls the cond and the body until the cond is false. An iteration
 costs the calls of the body's kernels (a few microseconds each), small next to such a body's
 work; smaller loops stay compiled inline, where a step costs nothing.
+
+A `scan` is the same (`lax.fori_loop` with bounds known when tracing is one, so a greedy decoder
+looping over a Transformer is): a scan kernel was one numba function with its body inline (a
+2-layer GPT's decoding loop: 969 lines, 28 s; an HMC sampler's scan of leapfrog steps, 14 s),
+and as a host loop its body is a program of its own, called once per step with its consts,
+carries and the step's rows of the xs (views), each y stored into its row of the stacked ys.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from core.backends.numpy import run_jaxpr
-from core.ir import ClosedJaxpr, Eqn, Jaxpr
+from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal
 from core.jit import fusion
 from core.jit.kernel_call import as_c
 
-# Loops whose cond and body hold at least this many equations run from Python (a decoder
-# step of two small layers: about 350; the library's loops, a special function's series or
-# a solver's iteration: tens).
-MIN_EQNS = 150
+# Loops whose jaxprs hold at least this many equations run from Python (a decoder step of two
+# small layers: about 230-350; a fori_loop of an MLP's train step, three hidden layers: 104,
+# inline one kernel of 3x the step's compile time; the library's loops, a special function's
+# series or a solver's iteration, and an LSTM's scan, its products moved out
+# (`core/jit/scan_motion.py`): tens).
+MIN_EQNS = 100
 
 _LIGHT = (fusion.VIEW, fusion.SCALAR)
+_LOOPS = ("while", "scan")
 
 
 def size(eqns: Sequence[Eqn]) -> int:
@@ -49,16 +59,22 @@ def size(eqns: Sequence[Eqn]) -> int:
 
 
 def loop_of(kernel: Jaxpr) -> Eqn | None:
-    """The `while` equation of `kernel` if the kernel is that loop with the views and scalars
-    it reads, and the loop's cond and body hold at least `MIN_EQNS` equations; else None."""
-    loops = [e for e in kernel.eqns if e.prim.name == "while"]
+    """The `while` or `scan` equation of `kernel` if the kernel is that loop with the views and
+    scalars it reads, and the loop's jaxprs (`bodies`) hold at least `MIN_EQNS` equations;
+    else None."""
+    loops = [e for e in kernel.eqns if e.prim.name in _LOOPS]
     if len(loops) != 1 or any(e is not loops[0] and not _light(e) for e in kernel.eqns):
         return None
     (loop,) = loops
-    params = loop.params
-    if size(params["cond_jaxpr"].eqns) + size(params["body_jaxpr"].eqns) < MIN_EQNS:
+    if sum(size(j.eqns) for j in bodies(loop)) < MIN_EQNS:
         return None
     return loop
+
+
+def bodies(loop: Eqn) -> list[Jaxpr]:
+    """The jaxprs a host loop compiles as programs: a while's cond and body, a scan's body."""
+    p = loop.params
+    return [p["jaxpr"]] if loop.prim.name == "scan" else [p["cond_jaxpr"], p["body_jaxpr"]]
 
 
 def _light(eqn: Eqn) -> bool:
@@ -76,28 +92,103 @@ def kernel(kj: Jaxpr, compile_jaxpr: Callable[[Jaxpr, str], Callable], name: str
     Args:
       kj: the kernel.
       compile_jaxpr: compiles a constvar-free jaxpr (named in messages) to a function of numpy
-        arrays returning the list of its outputs (`program.compile_program` of its `split`).
+        arrays returning the list of its outputs (`program.compile_program` of its `split`,
+        whose `driver` and `unpack` a scan calls directly).
       name: the program's name, in messages.
 
     Returns:
       The function.
     """
     loop = loop_of(kj)
-    params = loop.params
-    cond = compile_jaxpr(params["cond_jaxpr"], f"{name} (while cond)")
-    body = compile_jaxpr(params["body_jaxpr"], f"{name} (while body)")
-    ncc, nbc = params["cond_nconsts"], params["body_nconsts"]
-    operands = Jaxpr([], kj.invars, [e for e in kj.eqns if e is not loop], loop.inputs)
+    run = (_scan if loop.prim.name == "scan" else _while)(loop, compile_jaxpr, name)
     picks = [(loop.outputs.index(v), v.aval.dtype) for v in kj.outvars]
+    light = [e for e in kj.eqns if e is not loop]
+    if light:  # the numpy back end computes the views and scalars the loop reads
+        operands = Jaxpr([], kj.invars, light, loop.inputs)
+        ins = functools.partial(run_jaxpr, operands)
+    else:  # the loop reads the kernel's inputs (a loop nested in a host loop's body, each
+        # of whose calls evaluated an empty jaxpr for 40 us) and literals
+        ins = _picker(kj.invars, loop.inputs)
 
-    def run(*args: np.ndarray) -> tuple[np.ndarray, ...]:
-        ins = run_jaxpr(operands, *args)
+    def call(*args: np.ndarray) -> tuple[np.ndarray, ...]:
+        outs = run(*ins(*args))
+        return tuple(as_c(outs[i], dtype) for i, dtype in picks)
+
+    return call
+
+
+def _picker(invars: list, inputs: list) -> Callable[..., list]:
+    """A function of values of `invars` returning those of `inputs` (each an invar or a
+    literal)."""
+    where = {v: k for k, v in enumerate(invars)}
+    plan = [
+        (None, np.asarray(v.val, v.aval.dtype)) if isinstance(v, Literal) else (where[v], None)
+        for v in inputs
+    ]
+    return lambda *args: [value if k is None else args[k] for k, value in plan]
+
+
+def _while(
+    loop: Eqn, compile_jaxpr: Callable[[Jaxpr, str], Callable], name: str
+) -> Callable[..., list[np.ndarray]]:
+    """A function of the while loop's operands returning its results (fresh arrays)."""
+    params = loop.params
+    cond = _direct(compile_jaxpr(params["cond_jaxpr"], f"{name} (while cond)"))
+    body = _direct(compile_jaxpr(params["body_jaxpr"], f"{name} (while body)"))
+    ncc, nbc = params["cond_nconsts"], params["body_nconsts"]
+    dtypes = [v.aval.dtype for v in loop.inputs]
+    carry_dtypes = dtypes[ncc + nbc :]
+
+    def run(*ins: np.ndarray) -> list[np.ndarray]:
+        ins = [as_c(x, dtype) for x, dtype in zip(ins, dtypes)]
         cc, bc, init = ins[:ncc], ins[ncc : ncc + nbc], ins[ncc + nbc :]
         carry = init
         while cond(*cc, *carry)[0]:
-            carry = body(*bc, *carry)
+            carry = [as_c(c, dtype) for c, dtype in zip(body(*bc, *carry), carry_dtypes)]
         if carry is init:  # no step ran: the results are fresh arrays, as a kernel's are
             carry = [np.array(c) for c in carry]
-        return tuple(as_c(carry[i], dtype) for i, dtype in picks)
+        return carry
+
+    return run
+
+
+def _direct(program: Callable) -> Callable[..., list[np.ndarray]]:
+    """The compiled `program` called on arguments that are what its kernels take (C-contiguous
+    arrays of its input dtypes): a host loop converts its consts once, not at every step (a
+    decoder's body takes every parameter of the model: converting them at each step took a
+    third of the step)."""
+    driver, unpack = program.driver, program.unpack
+    return lambda *args: unpack(driver(*args))
+
+
+def _scan(
+    loop: Eqn, compile_jaxpr: Callable[[Jaxpr, str], Callable], name: str
+) -> Callable[..., list[np.ndarray]]:
+    """A function of the scan's operands returning its results (fresh arrays): the body
+    program called per step on the consts, the carries and the step's rows of the xs (0-d
+    views for vectors), its ys stored into their rows of the stacked results. The consts and
+    xs are converted to what kernels take once (`_direct`), the carries at each step (a
+    whole program's 0-d results are scalars)."""
+    p = loop.params
+    jaxpr, nc, ncar, length = p["jaxpr"], p["num_consts"], p["num_carry"], p["length"]
+    body = _direct(compile_jaxpr(jaxpr, f"{name} (scan body)"))
+    dtypes = [a.dtype for a in jaxpr.in_avals]
+    carry_dtypes = dtypes[nc : nc + ncar]
+    y_avals = jaxpr.out_avals[ncar:]
+    steps = range(length - 1, -1, -1) if p["reverse"] else range(length)
+
+    def run(*ins: np.ndarray) -> list[np.ndarray]:
+        ins = [as_c(x, dtype) for x, dtype in zip(ins, dtypes)]
+        consts, init, xs = ins[:nc], ins[nc : nc + ncar], ins[nc + ncar :]
+        ys = [np.empty((length, *a.shape), a.dtype) for a in y_avals]
+        carry = init
+        for i in steps:
+            outs = body(*consts, *carry, *[x[i, ...] for x in xs])
+            carry = [as_c(c, dtype) for c, dtype in zip(outs[:ncar], carry_dtypes)]
+            for y, out in zip(ys, outs[ncar:]):
+                y[i] = out
+        if carry is init:  # no step ran: the results are fresh arrays, as a kernel's are
+            carry = [np.array(c) for c in carry]
+        return [*carry, *ys]
 
     return run

@@ -153,7 +153,7 @@ def source(program: partition.Program) -> str:
         if loop is None:
             parts.append(_build(kj, whole)[0])
         else:  # a host loop: its cond's and body's kernels
-            parts += [source(split(loop.params[j])) for j in ("cond_jaxpr", "body_jaxpr")]
+            parts += [source(split(j)) for j in host_loops.bodies(loop)]
     return "\n".join(dict.fromkeys(parts))
 
 
@@ -188,8 +188,9 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       `f(*consts, *args) -> list of numpy arrays` like `codegen.compile_jaxpr`, with `kernel`
       (the one function, or the driver returning a tuple of the outputs), `source` (of that
       function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s), `extra`
-      (per kernel, the arrays of sizes and constants it takes before its inputs), `program`
-      and `driver` (the generated function, unlocked, or the one function's call); a program
+      (per kernel, the arrays of sizes and constants it takes before its inputs), `program`,
+      `driver` (the generated function, unlocked, or the one function's call) and `unpack`
+      (the driver's results to the list of outputs); a program
       of several kernels has `variant(skip, missing, around)`, the program without the kernels
       `skip` and some kernels called through wrappers (`_variant`).
     """
@@ -224,6 +225,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     call.kernels = infos
     call.extra = [extra for _, _, extra in built]
     call.program, call.driver = program, driver  # `core/parallel/shared_work.py` reads them
+    call.unpack = unpack  # host loops call `unpack(driver(...))` on arguments as kernels take them
     if not whole:
         call.variant = functools.partial(_variant, program, driver, unpack, dtypes)
     return call
