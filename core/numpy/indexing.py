@@ -816,17 +816,18 @@ def unique(
             )
 
         n = get_aval(ar).size
+        if get_aval(ar).dtype.kind == "c":  # JAX's unique: complex NaNs become nan + 0j
+            ar = ew.select_n(ew.ne(ar, ar), ar, ew.full_like(ar, np.nan))
         s = sort(sh.reshape(ar, (n,)), 0)
         if n == 0:
             return sh.full((size,), 0 if fill_value is None else fill_value, get_aval(ar).dtype)
         first = ix.slice(s, (0,), (1,))
-        new = ix.concatenate(
-            [
-                sh.full((1,), True, dtypes.bool_),
-                ew.ne(ix.slice(s, (1,), (n,)), ix.slice(s, (0,), (n - 1,))),
-            ],
-            0,
-        )
+        after, before = ix.slice(s, (1,), (n,)), ix.slice(s, (0,), (n - 1,))
+        differs = ew.ne(after, before)
+        if equal_nan and get_aval(ar).dtype.kind in "fc":  # NaNs (sorted last) are one value
+            nans = ew.bitwise_and(ew.ne(after, after), ew.ne(before, before))
+            differs = ew.bitwise_and(differs, ew.bitwise_not(nans))
+        new = ix.concatenate([sh.full((1,), True, dtypes.bool_), differs], 0)
         fill = sh.reshape(first, ()) if fill_value is None else fill_value
         out = compact(new, s, size, 0)
         k = reduce_sum(sh.convert_element_type(new, _index_dtype()), (0,))
@@ -837,6 +838,8 @@ def unique(
     host = np.asarray(ar)
     if dtypes.is_ml_float(host.dtype):  # numpy sorts bfloat16's NaNs first: unique in float32
         host = host.astype(np.float32)
+    if host.dtype.kind == "c":  # JAX sorts complex NaNs as nan + 0j (numpy: by their parts)
+        host = np.where(np.isnan(host), host.dtype.type(np.nan), host)
     res = np.unique(
         host,
         return_index=return_index,

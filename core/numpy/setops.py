@@ -63,7 +63,10 @@ def _len(x: Any) -> int:
 
 
 def _sorted(x: Any) -> tuple[Any, Any]:
-    """`x` sorted (stable, NaNs last) and the permutation that sorts it."""
+    """`x` sorted (stable, NaNs last) and the permutation that sorts it; a complex number
+    holding a NaN becomes `nan + 0j` first, as JAX's `unique` replaces them."""
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        x = where(uf.isnan(x), cr.full_like(x, np.nan), x)
     perm = argsort(x)
     return x[perm], perm
 

@@ -62,6 +62,9 @@ def _sort_perm(keys, dimension):
         k.astype(np.float32) if k.dtype.kind == "V" and dtypes.is_float(k.dtype) else k
         for k in keys
     ]
+    # a complex key is its real part, then its imaginary part, each with NaN last (XLA's
+    # comparator; numpy's sort puts every number holding a NaN last: 0 + nan j after 1 + 0j)
+    keys = [p for k in keys for p in ((k.real, k.imag) if k.dtype.kind == "c" else (k,))]
     if len(keys) == 1:
         return np.argsort(keys[0], axis=dimension, kind="stable")
     moved = [np.moveaxis(k, dimension, -1) for k in keys]

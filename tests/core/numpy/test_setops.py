@@ -136,3 +136,49 @@ def test_jit_needs_size():
         core.jit(lambda a, b: jnp.setdiff1d(a, b))(A, B)
     with pytest.raises(ConcretizationTypeError):
         core.jit(jnp.unique_values)(A)
+
+
+_NAN, _INF = float("nan"), float("inf")
+COMPLEX_WITH_NANS = [
+    complex(_NAN, -_INF), complex(_INF, 1.5), complex(-0.0, 0), complex(-_INF, -2.5),
+    complex(1.5, 2), complex(0, _NAN), complex(-2.5, _INF), complex(3, -0.0),
+]  # fmt: skip
+_SORTED_NUMBERS = [(-_INF, -2.5), (-2.5, _INF), (-0.0, 0.0), (1.5, 2.0), (3.0, -0.0), (_INF, 1.5)]
+# JAX 0.10.2 printed (complex64 and complex128): its unique makes every complex NaN nan + 0j
+COMPLEX_UNIQUE_CASES = [
+    ("unique", lambda x: jnp.unique(x), [*_SORTED_NUMBERS, (_NAN, 0.0)]),
+    (
+        "unique_equal_nan_false",
+        lambda x: jnp.unique(x, equal_nan=False),
+        [*_SORTED_NUMBERS, (_NAN, 0.0), (_NAN, 0.0)],
+    ),
+    (
+        "unique_jit_size",
+        lambda x: core.jit(lambda v: jnp.unique(v, size=8))(x),
+        [*_SORTED_NUMBERS, (_NAN, 0.0), (-_INF, -2.5)],
+    ),
+    ("union1d", lambda x: jnp.union1d(x[:4], x[4:]), [*_SORTED_NUMBERS, (_NAN, 0.0)]),
+    (
+        "setdiff1d",
+        lambda x: jnp.setdiff1d(x, x[2:4]),
+        [(-2.5, _INF), (1.5, 2.0), (3.0, -0.0), (_INF, 1.5), (_NAN, 0.0)],
+    ),
+]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize(
+    "name, fn, want", COMPLEX_UNIQUE_CASES, ids=[c[0] for c in COMPLEX_UNIQUE_CASES]
+)
+def test_complex_nans_are_unique_as_nan_plus_0j(name, fn, want, dtype):
+    with core.enable_x64():
+        got = np.asarray(fn(jnp.array(COMPLEX_WITH_NANS, dtype)))
+    want = np.array([complex(*p) for p in want], dtype)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(got.real.dtype), want.view(want.real.dtype))
+
+
+def test_complex_unique_inverse_maps_both_nans_to_one_value():
+    with core.enable_x64():
+        _, inverse = jnp.unique(jnp.array(COMPLEX_WITH_NANS), return_inverse=True)
+    assert inverse.tolist() == [6, 5, 2, 0, 3, 6, 1, 4]  # JAX 0.10.2 printed

@@ -3,6 +3,7 @@ recorded from JAX): lax's canonical axes (none for a rank-0 operand), sort's ope
 num_keys checks, top_k's k bound, and the cumulative reductions' non-negative axis and
 number dtypes."""
 
+import numpy as np
 import pytest
 
 import core.numpy as jnp
@@ -75,3 +76,29 @@ def test_sorting_argument_errors(call, error, message):
 def test_jnp_cumsum_still_takes_negative_axes_and_bools():
     # jnp canonicalizes the axis and sums booleans as ints before lax sees them
     assert jnp.cumsum(jnp.array([[True, True]]), axis=-1).tolist() == [[1, 2]]
+
+
+_NAN, _INF = float("nan"), float("inf")
+COMPLEX_TO_SORT = [
+    complex(_NAN, -_INF), complex(_INF, 1.5), complex(-0.0, 0), complex(-_INF, -2.5),
+    complex(1.5, 2), complex(0, _NAN), complex(-2.5, _INF), complex(3, -0.0),
+]  # fmt: skip
+# JAX 0.10.2 printed (complex64 and complex128, eagerly and jitted): by the real part, then
+# the imaginary part, each NaN last (0 + nan j right after the other real zeros)
+COMPLEX_SORTED = [3, 6, 2, 5, 4, 7, 1, 0]
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sort_orders_real_then_imaginary_parts(dtype, jitted):
+    import core  # noqa: PLC0415
+
+    with core.enable_x64():
+        x = jnp.array(COMPLEX_TO_SORT, dtype)
+        got = (core.jit(jnp.sort) if jitted else jnp.sort)(x)
+        perm = jnp.argsort(x)
+    want = np.array(COMPLEX_TO_SORT, dtype)[COMPLEX_SORTED]
+    assert perm.tolist() == COMPLEX_SORTED
+    got = np.asarray(got)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(got.real.dtype), want.view(want.real.dtype))

@@ -64,8 +64,12 @@ def _sort_lowering(ctx, eqn):
     outs = [ctx.assign("s", alloc((rows, n), a.dtype)) for a in avals]
     with ctx.block(f"for r in range({rows}):"):
         perm = ctx.assign("perm", f"np.arange({n})")
-        for key in reversed(ops[:num_keys]):
-            ctx.line(f"{perm} = {perm}[np.argsort({key}[r][{perm}], kind='mergesort')]")
+        for key, aval in reversed(list(zip(ops[:num_keys], avals))):
+            # a complex key sorts by its real part, then its imaginary part (XLA's comparator,
+            # each NaN last; numba's sort of complex numbers puts every one holding a NaN last)
+            parts = (".imag", ".real") if aval.dtype.kind == "c" else ("",)
+            for part in parts:
+                ctx.line(f"{perm} = {perm}[np.argsort({key}[r][{perm}]{part}, kind='mergesort')]")
         with ctx.block(f"for j in range({n}):"):
             for src, dst, aval in zip(ops, outs, avals):
                 val = f"{src}[r, {perm}[j]]"
