@@ -60,3 +60,36 @@ def test_strong_carry_of_another_dtype_is_an_error():
         lax.scan(lambda c, x: (c.astype(jnp.int32), c), jnp.float32(1.5), jnp.arange(4.0))
     with pytest.raises(lax.CarryTypeError):
         lax.fori_loop(0, 2, lambda i, c: c + jnp.ones(2), 0.0)
+
+
+_XS = jnp.arange(1.0, 4.0)
+
+
+def _pair_scan(a, b, which):
+    out = lax.scan(lambda c, x: ((c[0] * x, c[1] + c[0]), None), (a, b), _XS)[0]
+    return out[which]
+
+
+# Gradients through carries that start as Python floats (recorded from JAX 0.10.2: each
+# gradient's (weak_type, value)). The carry `a` reaches `out[1]` only through the other carry,
+# so its cotangent starts as a zero of `a`'s own (weak) type, not of the strong body output's.
+_WEAK_CARRY_GRADS = [
+    (lambda: core.grad(_pair_scan, argnums=(0, 1))(1.0, 0.0, 1), [(True, 4.0), (True, 1.0)]),
+    (lambda: core.grad(_pair_scan, argnums=(0, 1))(1.0, 0.0, 0), [(False, 6.0), (True, 0.0)]),
+    (
+        lambda: core.grad(lambda c: _pair_scan(c["a"], c["b"], 1))({"a": 1.0, "b": 0.0}),
+        {"a": (True, 4.0), "b": (True, 1.0)},
+    ),
+    (
+        lambda: core.grad(lambda a: lax.scan(lambda c, x: (c * x, None), a, _XS)[0])(1.0),
+        (False, 6.0),
+    ),
+]
+
+
+@pytest.mark.parametrize("run,want", _WEAK_CARRY_GRADS)
+def test_gradient_weak_types_through_weak_carries(run, want):
+    got = core.tree_util.tree_map(lambda g: (bool(g.weak_type), g.item()), run())
+    if isinstance(want, list):
+        got = list(got)
+    assert got == want

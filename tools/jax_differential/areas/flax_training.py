@@ -117,9 +117,9 @@ def _utils() -> list[str]:
         "isinstance(CU.stack_forest([{'a': jnp.ones(2)}])['a'], jax.Array)",
         "CU.stack_forest([])",
         "CU.stack_forest([{'a': 1}, {'b': 2}])",
-        "n = jax.local_device_count()\nm = [{'loss': jnp.full((n,), 1.5), 'acc': jnp.full((n,), 2)}, {'loss': jnp.full((n,), 0.5), 'acc': jnp.full((n,), 3)}]\nout = CU.get_metrics(m)",
-        "n = jax.local_device_count()\nm = [{'loss': jnp.full((n,), 1.5)}]\nout = isinstance(CU.get_metrics(m)['loss'], jax.Array)",
-        "n = jax.local_device_count()\nout = CU.get_metrics([{'x': {'y': jnp.arange(n * 2.0).reshape(n, 2) * 0 + 7}}])",
+        "n = jax.local_device_count()\nrep = jax.pmap(lambda x: x)\nm = [{'loss': rep(jnp.full((n,), 1.5)), 'acc': rep(jnp.full((n,), 2))}, {'loss': rep(jnp.full((n,), 0.5)), 'acc': rep(jnp.full((n,), 3))}]\nout = CU.get_metrics(m)",
+        "n = jax.local_device_count()\nm = [{'loss': jax.pmap(lambda x: x)(jnp.full((n,), 1.5))}]\nout = isinstance(CU.get_metrics(m)['loss'], jax.Array)",
+        "n = jax.local_device_count()\nout = CU.get_metrics([{'x': {'y': jax.pmap(lambda x: x)(jnp.arange(n * 2.0).reshape(n, 2) * 0 + 7)}}])",
         # EarlyStopping
         "ES()",
         "ES(min_delta=0.1, patience=2)",

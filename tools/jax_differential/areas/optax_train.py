@@ -149,10 +149,10 @@ def cases() -> list[str]:
         "flax.training.common_utils.onehot(jnp.array([0.0, 2.0]), 3)",
         "flax.training.common_utils.get_metrics([{'a': jnp.array(1.0)}, {'a': jnp.array(2.0)}])",
         "flax.training.common_utils.stack_forest([{'a': 1}, {'a': 2}])",
-        "flax.training.common_utils.shard(jnp.arange(6).reshape(6, 1))",
-        "flax.training.common_utils.shard(jnp.arange(5))",
-        "flax.training.common_utils.shard_prng_key(K1)",
-        "flax.training.common_utils.shard_prng_key(K0)",
+        "n = jax.local_device_count()\nx = flax.training.common_utils.shard(jnp.arange(6 * n).reshape(6 * n, 1))\nout = (x.shape == (n, 6, 1), x.reshape(-1)[:6], x.dtype)",
+        "n = jax.local_device_count()\nx = flax.training.common_utils.shard({'a': jnp.arange(5 * n), 'b': np.ones((n, 2))})\nout = jax.tree.map(lambda v: (v.shape[0] == n, v.shape[1:], v.dtype), x)",
+        "n = jax.local_device_count()\nk = flax.training.common_utils.shard_prng_key(K1)\nout = (k.shape == (n, 2), k.dtype, (k == random.split(K1, n)).all())",
+        "n = jax.local_device_count()\nk = flax.training.common_utils.shard_prng_key(K0)\nout = (k.shape == (n,), k.dtype, (random.key_data(k) == random.key_data(random.split(K0, n))).all())",
         """
 st = flax.training.train_state.TrainState.create(apply_fn=None, params={'w': jnp.ones(2)},
                                                  tx=optax.sgd(0.1))
