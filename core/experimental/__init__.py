@@ -1,5 +1,6 @@
 """`core.experimental`: the names JAX keeps in `jax.experimental` that numbax provides:
-`checkify` (run-time checks as error values), `io_callback`, `mesh_utils.create_device_mesh`,
+`checkify` (run-time checks as error values), `io_callback`, `jet` (Taylor-mode
+derivatives), `mesh_utils.create_device_mesh`,
 `ode.odeint` (adaptive Runge-Kutta with adjoint gradients),
 `sparse` (`BCOO` matrices without batch or dense dimensions),
 `shard_map.shard_map` and `pjit.pjit` (the older spellings of `core.shard_map` and `jit` with
@@ -10,6 +11,7 @@ from core.callbacks import io_callback
 from core.experimental import (
     checkify,
     compilation_cache,
+    jet,
     mesh_utils,
     multihost_utils,
     ode,
@@ -22,6 +24,7 @@ __all__ = [
     "checkify",
     "compilation_cache",
     "io_callback",
+    "jet",
     "mesh_utils",
     "multihost_utils",
     "ode",

@@ -75,6 +75,7 @@ MODEL_GROUPS = {
         "neural_ode_rk4",
         "pinn_burgers",
         "sinkhorn_transport",
+        "taylor_mode_regularization",
     ),
 }
 
