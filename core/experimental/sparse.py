@@ -29,7 +29,10 @@ __all__ = [
     "BCOO",
     "JAXSparse",
     "SparseUnsupportedError",
+    "bcoo_extract",
     "bcoo_fromdense",
+    "bcoo_multiply_dense",
+    "bcoo_reduce_sum",
     "bcoo_sort_indices",
     "bcoo_sum_duplicates",
     "bcoo_todense",
@@ -201,6 +204,37 @@ class BCOO(JAXSparse):
         return bcoo_fromdense(mat, nse=nse, index_dtype=index_dtype, n_dense=n_dense,
                               n_batch=n_batch)  # fmt: skip
 
+    @classmethod
+    def from_scipy_sparse(
+        cls, mat: Any, *, index_dtype: Any = None, n_dense: int = 0, n_batch: int = 0
+    ) -> BCOO:
+        """A SciPy sparse matrix (any format) as a `BCOO`, in its COO entries' order.
+
+        Args:
+          mat: the SciPy sparse matrix.
+          index_dtype: the indices' dtype (default int32).
+          n_dense: dense dimensions (only 0).
+          n_batch: batch dimensions (only 0).
+
+        Returns:
+          The `BCOO` matrix (neither sorted nor unique, as JAX records).
+        """
+        if n_batch or n_dense:
+            raise SparseUnsupportedError(
+                f"numbax's BCOO has no batch or dense dimensions (got n_batch={n_batch}, "
+                f"n_dense={n_dense}).\nUse n_batch=0, n_dense=0."
+            )
+        coo = mat.tocoo()
+        indices = np.stack([coo.row, coo.col], axis=1)
+        return cls((jnp.asarray(coo.data), jnp.asarray(indices, index_dtype or np.int32)),
+                   shape=coo.shape)  # fmt: skip
+
+    def block_until_ready(self) -> BCOO:
+        """Waits for the data and indices; returns the matrix."""
+        self.data.block_until_ready()
+        self.indices.block_until_ready()
+        return self
+
     def todense(self) -> Any:
         """The dense array (padding entries dropped, repeated indices summed)."""
         return bcoo_todense(self)
@@ -239,11 +273,9 @@ class BCOO(JAXSparse):
           The sum.
         """
         axes = range(self.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-        axes = {a % self.ndim for a in axes}
-        if len(axes) == self.ndim:
+        if len({a % self.ndim for a in axes}) == self.ndim:
             return jnp.sum(self.data)
-        kept = [d for d in range(self.ndim) if d not in axes]
-        return BCOO((self.data, self.indices[:, kept]), shape=[self.shape[d] for d in kept])
+        return bcoo_reduce_sum(self, axes=axes)
 
     def __matmul__(self, other: Any) -> Any:
         if isinstance(other, JAXSparse):
@@ -342,6 +374,60 @@ def bcoo_fromdense(
         (nse, 0), index_dtype)  # fmt: skip
     data = _gather(mat, indices)
     return BCOO((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=True)
+
+
+def bcoo_reduce_sum(mat: BCOO, *, axes: Sequence[int]) -> BCOO:
+    """The sum of a `BCOO` over `axes`: the other axes' indices kept (entries now repeat).
+
+    Args:
+      mat: the sparse matrix.
+      axes: the axes to sum over.
+
+    Returns:
+      The `BCOO` of the remaining axes.
+    """
+    summed = {int(a) % mat.ndim for a in axes}
+    kept = [d for d in range(mat.ndim) if d not in summed]
+    return BCOO((mat.data, mat.indices[:, kept]), shape=[mat.shape[d] for d in kept])
+
+
+def bcoo_multiply_dense(sp_mat: BCOO, v: Any) -> Any:
+    """The stored values of `sp_mat * v` (a dense `v` broadcast to the matrix's shape).
+
+    Args:
+      sp_mat: the sparse matrix.
+      v: the dense array.
+
+    Returns:
+      The product's data array (the indices are `sp_mat`'s), as JAX returns.
+    """
+    dense = jnp.broadcast_to(jnp.asarray(v), sp_mat.shape)
+    return sp_mat.data * _gather(dense, sp_mat.indices)
+
+
+def bcoo_extract(sparr: BCOO, arr: Any, *, assume_unique: bool | None = None) -> BCOO:
+    """A dense array's values at a `BCOO`'s indices, as a `BCOO` of the same layout.
+
+    Args:
+      sparr: the sparse matrix whose indices are read.
+      arr: the dense array.
+      assume_unique: whether the indices never repeat (default: `sparr.unique_indices`);
+        if not, a repeated index takes the value at its first entry and 0 after.
+
+    Returns:
+      The `BCOO` of `arr`'s values.
+    """
+    values = _gather(jnp.asarray(arr), sparr.indices)
+    unique = sparr.unique_indices if assume_unique is None else assume_unique
+    if not unique:
+        flat = _linear(sparr)
+        order = jnp.argsort(flat, stable=True)
+        ordered = flat[order]
+        first_sorted = jnp.concatenate([jnp.array([True]), ordered[1:] != ordered[:-1]])
+        first = jnp.zeros(flat.shape, bool).at[order].set(first_sorted)
+        values = jnp.where(first, values, jnp.zeros((), values.dtype))
+    return BCOO((values, sparr.indices), shape=sparr.shape, indices_sorted=sparr.indices_sorted,
+                unique_indices=sparr.unique_indices)  # fmt: skip
 
 
 def bcoo_todense(mat: BCOO) -> Any:

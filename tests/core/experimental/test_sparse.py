@@ -111,3 +111,31 @@ def test_errors():
         m @ m
     with pytest.raises(sparse.SparseUnsupportedError, match="no batch or dense dimensions"):
         sparse.BCOO.fromdense(jnp.ones((2, 3)), n_batch=1)
+
+
+def test_from_scipy_sparse_keeps_the_coo_order():
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    rows, cols = np.array([0, 2, 1]), np.array([1, 0, 2])
+    coo = scipy_sparse.coo_matrix((np.array([1.0, 2.0, 3.0], np.float32), (rows, cols)), (3, 3))
+    m = sparse.BCOO.from_scipy_sparse(coo)
+    np.testing.assert_array_equal(m.indices, [[0, 1], [2, 0], [1, 2]])
+    assert m.indices.dtype == np.int32 and (m.indices_sorted, m.unique_indices) == (False, False)
+    np.testing.assert_array_equal(sparse.BCOO.from_scipy_sparse(coo.tocsr()).indices,
+                                  [[0, 1], [1, 2], [2, 0]])  # fmt: skip
+    dense_f64 = scipy_sparse.csr_matrix(np.array([[0, 1.5], [0, 0]]))
+    assert sparse.BCOO.from_scipy_sparse(dense_f64).data.dtype == np.float32
+
+
+def test_extract_multiply_dense_and_reduce_sum():
+    m = sparse.BCOO((jnp.array([1.0, 2.0, 3.0]), jnp.array([[0, 1], [2, 0], [1, 2]])), shape=(3, 3))
+    dense = jnp.arange(9.0).reshape(3, 3)
+    np.testing.assert_array_equal(sparse.bcoo_multiply_dense(m, dense), [1.0, 12.0, 15.0])
+    np.testing.assert_array_equal(sparse.bcoo_extract(m, dense).data, [1.0, 6.0, 5.0])
+    summed = sparse.bcoo_reduce_sum(m, axes=(0,))
+    np.testing.assert_array_equal(summed.indices, [[1], [0], [2]])
+    np.testing.assert_array_equal(summed.todense(), [2.0, 1.0, 3.0])
+    # a repeated index takes the value at its first entry only; padding gets 0
+    repeated = sparse.BCOO((jnp.ones(3), jnp.array([[0, 1], [0, 1], [3, 3]])), shape=(3, 3))
+    np.testing.assert_array_equal(sparse.bcoo_extract(repeated, dense).data, [1.0, 0.0, 0.0])
+    got = sparse.bcoo_extract(repeated, dense, assume_unique=True).data
+    np.testing.assert_array_equal(got, [1.0, 1.0, 0.0])
