@@ -725,8 +725,9 @@ class _Widener:
 
     def constant(self, x: Any) -> float | None:
         """The value of `x` if it is a literal or a broadcast (a conversion) of one."""
-        if type(x) is Literal:
-            return float(np.asarray(x.val)) if np.ndim(x.val) == 0 else None
+        if type(x) is Literal:  # (a complex literal is no float constant: logical_and's 0j)
+            value = np.asarray(x.val)
+            return float(value) if value.ndim == 0 and value.dtype.kind != "c" else None
         return self.constants.get(x)
 
     def round_into(self, v: Var, value: Any) -> None:

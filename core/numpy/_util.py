@@ -357,8 +357,10 @@ def canonicalize_axis(axis: int, ndim: int) -> int:
     return axis % max(ndim, 1)
 
 
-def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    """A reduction's axes, canonical; a traced axis is a `ConcretizationTypeError` (JAX's)."""
+def reduction_axes(axis: Any, ndim: int, *, iterable: bool = True) -> tuple[int, ...]:
+    """A reduction's axes, canonical; a traced axis is a `ConcretizationTypeError` (JAX's).
+    A non-integer axis is JAX's error of iterating it, or with `iterable=False` (quantiles,
+    which take `operator.index` of it) of indexing it."""
     if axis is None:
         return tuple(range(ndim))
     traced = [
@@ -375,6 +377,8 @@ def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
         if len(set(axes)) != len(axes):
             raise ValueError(f"duplicate value in 'axis': {axis}")
         return axes
+    if not iterable:
+        return (_reduction_axis(operator.index(axis), ndim),)
     try:
         index = operator.index(axis)
     except TypeError:  # JAX iterates a non-integer axis as a sequence of axes

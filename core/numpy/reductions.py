@@ -865,7 +865,11 @@ def quantile(
         return inverted_cdf(a, q, axis, keepdims, weights, skip_nans=False)
     a = ensure_array(a)
     shape0 = get_aval(a).shape
-    axes = tuple(range(len(shape0))) if axis is None else reduction_axes(axis, len(shape0))
+    axes = (
+        tuple(range(len(shape0)))
+        if axis is None
+        else reduction_axes(axis, len(shape0), iterable=False)
+    )
     if len(axes) == 1:
         ax = axes[0]
     else:  # the reduced axes moved last and merged into one

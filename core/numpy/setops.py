@@ -195,8 +195,8 @@ def intersect1d(
         out of bounds (`ar1.size`, `ar2.size`).
     """
     check_arraylike("intersect1d", ar1, ar2)
-    _check_concrete("intersect1d", size, ar1, ar2)
     a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
+    _check_concrete("intersect1d", size, a1, a2)  # (JAX's message shows the promoted arrays)
     n1, n2 = _len(a1), _len(a2)
     if n1 == 0 or n2 == 0:
         out = _empty_result(get_aval(a1).dtype, size, fill_value)
@@ -274,7 +274,8 @@ def setxor1d(
         A 1-D array in the promoted dtype.
     """
     check_arraylike("setxor1d", ar1, ar2)
-    _check_concrete("setxor1d", size, ar1, ar2)
+    flat = (shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
+    _check_concrete("setxor1d", size, *promote_dtypes(*flat))  # (as promoted, as JAX's)
     out = _unique_of_both(
         "setxor1d",
         ar1,
@@ -315,6 +316,7 @@ def _unique_parts(x: Any, size: int | None, fill_value: Any, name: str) -> tuple
         empty = cr.zeros((size or 0,), idt)
         vals = _empty_result(get_aval(flat).dtype, size, fill_value)
         return vals, empty, cr.zeros(shape, idt), empty
+    _check_concrete(name, size, x)  # (JAX's message shows `x`, not the mask)
     s, perm = _sorted(flat)
     first = _first_mask(s, equal_nan=False)
     size = _static_size(first, size, name)

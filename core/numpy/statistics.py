@@ -873,7 +873,7 @@ def nanquantile(
         raise ValueError(f"q must be a scalar or 1d; got shape {_shape(q)}")
     shape0 = _shape(a)
     nd = len(shape0)
-    axes = reduction_axes(axis, nd)
+    axes = reduction_axes(axis, nd, iterable=False)
     keep = [i for i in range(nd) if i not in axes]
     moved = shp.transpose(a, (*keep, *axes))
     batch = tuple(shape0[i] for i in keep)

@@ -17,6 +17,45 @@ inf, nan = math.inf, math.nan
 
 # (source, JAX 0.10.2's answer)
 CASES = [
+    # jnp_grid_jit and jnp_grid_x64 (session 34)
+    (
+        "jax.jit(jnp.logical_and)(jnp.array([nan, 0, 1.5], jnp.float16), jnp.array([1j, 0, 2], jnp.complex64))",
+        ("bool", False, (3,), [True, False, True]),
+    ),
+    (
+        "jax.jit(lambda x: jnp.nanmedian(x, axis=1.0))(jnp.ones((2, 3)))",
+        ("raises", "TypeError", "'float' object cannot be interpreted as an integer"),
+    ),
+    (
+        "jnp.median(jnp.ones((2, 3)), axis=1.0)",
+        ("raises", "TypeError", "'float' object cannot be interpreted as an integer"),
+    ),
+    (
+        "jnp.quantile(jnp.ones((2, 3)), 0.5, axis=1.0)",
+        ("raises", "TypeError", "'float' object cannot be interpreted as an integer"),
+    ),
+    *[
+        (
+            f"jax.jit(jnp.{f})(jnp.ones((2, 4), jnp.int8))",
+            (
+                "raises",
+                "ConcretizationTypeError",
+                "Abstract tracer value encountered where concrete value is expected: traced array with shape int8[2,4]",
+            ),
+        )
+        for f in ("unique_counts", "unique_inverse", "unique_all", "unique_values")
+    ],
+    *[
+        (
+            f"jax.jit(jnp.{f})(jnp.ones((3,), jnp.int16), jnp.ones((2,), jnp.float16))",
+            (
+                "raises",
+                "ConcretizationTypeError",
+                "Abstract tracer value encountered where concrete value is expected: traced array with shape float16[3]",
+            ),
+        )
+        for f in ("intersect1d", "setxor1d")
+    ],
     # reductions (_util.reduction_axes, reductions)
     (
         "jnp.sum(jnp.ones((2, 3)), axis=1.0)",
