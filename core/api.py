@@ -28,6 +28,7 @@ from core.array import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.errors import (
     GradTypeError,
+    InvalidInputException,
     InvalidJaxTypeError,
     VjpCotangentError,
     VmapAxesError,
@@ -96,12 +97,13 @@ def _check_callable(fun: Any) -> None:
         )
 
 
-def _check_arg(x: Any) -> Any:
-    """`x` as a value, or JAX's `dispatch.check_arg` error for a non-array argument."""
+def _check_arg(x: Any, error: type[InvalidJaxTypeError] = InvalidJaxTypeError) -> Any:
+    """`x` as a value, or JAX's `dispatch.check_arg` error for a non-array argument (of class
+    `error`: `vjp`'s is JAX's `InvalidInputException`)."""
     try:
         return as_value(x)
     except InvalidJaxTypeError:
-        raise InvalidJaxTypeError(x, quote_type=False) from None
+        raise error(x, quote_type=False) from None
 
 
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
@@ -454,7 +456,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     _check_reduce_axes(reduce_axes, "vjp")
     _check_callable(fun)
     leaves, in_tree = tree_util.tree_flatten(primals)
-    p_flat = [_check_arg(x) for x in leaves]
+    p_flat = [_check_arg(x, InvalidInputException) for x in leaves]
     store: list = []
     out, jaxpr, consts, aux = _linearize_flat(
         _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux

@@ -772,6 +772,14 @@ class InvalidJaxTypeError(NumbaxError, TypeError):
             super().__init__(f"Argument '{x}' of type '{type(x)}' is not a valid JAX type")
 
 
+class InvalidInputException(InvalidJaxTypeError):
+    """`vjp` of a value that is not an array or a scalar (JAX's class for it, a `TypeError`).
+
+    Failing code: ``vjp(jnp.sin, "a")``. Fix: pass arrays (or pytrees of them), and close over
+    other values.
+    """
+
+
 class VmapOutAxesTypeError(NumbaxError, TypeError):
     """`vmap` out_axes with a leaf that is not an int or None.
 

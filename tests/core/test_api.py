@@ -164,6 +164,15 @@ def test_vjp_cotangent_checks_raise_value_error(fn, ct):
         f(ct)
 
 
+def test_vjp_of_a_string_is_jaxs_invalid_input_exception():
+    # JAX 0.10.2: jax._src.dtypes.InvalidInputException (a TypeError), "Argument 'a' of type
+    # <class 'str'> is not a valid JAX type."
+    with pytest.raises(core.errors.InvalidInputException) as info:
+        core.vjp(jnp.sin, "a")
+    assert isinstance(info.value, TypeError)
+    assert str(info.value) == "Argument 'a' of type <class 'str'> is not a valid JAX type."
+
+
 # ---------------------------------------------------------------------------------------------
 # Jacobians
 

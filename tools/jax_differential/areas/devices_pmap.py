@@ -950,6 +950,33 @@ def _usage() -> list[str]:
         f"{p}(lambda x, n: x * n, in_axes=(0, None))(PM8, 3).dtype",
         f"{p}(lambda x, n: x + n, in_axes=(0, None))(np.arange(8, dtype=np.int8), 300)",
         f"{p}(lambda x, y: x * y)(np.arange(8, dtype=np.int16), np.arange(8.0, dtype=np.float16))",
+        # mixed precision, gradient accumulation and parameter averages in a pmapped step
+        "ds = JU.replicate(flax.training.dynamic_scale.DynamicScale(growth_interval=2))\n"
+        "@functools.partial(jax.pmap, axis_name='b')\n"
+        "def step(ds, p, x, y):\n    ds, finite, l, g = ds.value_and_grad(pu_loss, axis_name='b')(p, x, y)\n    return ds, finite, l, g\n"
+        "ds, finite, l, g = step(ds, JU.replicate(PU_P), PU_X, PU_Y)\nout = (JU.unreplicate(ds).scale, finite, l, JU.unreplicate(g))",
+        "ds = JU.replicate(flax.training.dynamic_scale.DynamicScale(growth_interval=1))\n"
+        "step = jax.pmap(lambda ds, p, x: ds.value_and_grad(lambda p: (p['w'] * x.sum()).sum() / x.sum(), axis_name='b')(p)[:2], axis_name='b')\n"
+        "x = PU_X.at[3].set(jnp.inf)\nds, finite = step(ds, JU.replicate(PU_P), x)\nout = (ds.scale, ds.fin_steps, finite)",
+        "tx = optax.MultiSteps(optax.adam(0.1), every_k_schedule=2)\n"
+        "prm = JU.replicate(PU_P)\ns = JU.replicate(tx.init(PU_P))\n"
+        "@functools.partial(jax.pmap, axis_name='b')\n"
+        "def step(p, s, x, y):\n    g = lax.pmean(jax.grad(pu_loss)(p, x, y), 'b')\n    u, s = tx.update(g, s, p)\n    return optax.apply_updates(p, u), s\n"
+        "hist = []\nfor _ in range(3):\n    prm, s = step(prm, s, PU_X, PU_Y)\n    hist.append((JU.unreplicate(prm)['b'], JU.unreplicate(s).mini_step))\nout = hist",
+        "tx = optax.chain(optax.sgd(0.1), optax.ema(0.9))\n"
+        "prm = JU.replicate(PU_P)\ns = jax.pmap(tx.init)(prm)\n"
+        "step = jax.pmap(lambda p, s, x, y: (lambda u: (optax.apply_updates(p, u[0]), u[1]))(tx.update(lax.pmean(jax.grad(pu_loss)(p, x, y), 'b'), s, p)), axis_name='b')\n"
+        "prm, s = step(prm, s, PU_X, PU_Y)\nprm, s = step(prm, s, PU_X, PU_Y)\nout = (JU.unreplicate(prm), JU.unreplicate(s[1]).count)",
+        "st = flax.training.train_state.TrainState.create(apply_fn=None, params=PU_P, tx=optax.adam(1e-2))\n"
+        "rst = JU.replicate(st)\n"
+        "step = jax.pmap(lambda st, x, y: st.apply_gradients(grads=lax.pmean(jax.grad(pu_loss)(st.params, x, y), 'b')), axis_name='b', donate_argnums=0)\n"
+        "for _ in range(2):\n    rst = step(rst, PU_X, PU_Y)\nu = JU.unreplicate(rst)\nout = (u.step, u.params, jax.tree.map(lambda a: a.shape, rst.opt_state))",
+        "st = flax.training.train_state.TrainState.create(apply_fn=None, params=PU_P, tx=optax.sgd(0.1))\n"
+        "rst = JU.replicate(st)\nrst = rst.replace(step=rst.step + 5)\nout = (rst.step, JU.unreplicate(rst).step)",
+        "rng = random.PRNGKey(0)\nrngs = random.split(rng, jax.local_device_count())\n"
+        "f = jax.pmap(lambda k, x: fnn.Dropout(0.5).apply({}, x, deterministic=False, rngs={'dropout': k}))\nout = f(rngs, jnp.ones((8, 6)))",
+        "m = fnn.Dense(2)\nv = m.init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
+        "out = JU.pad_shard_unpad(jax.pmap(lambda v, x: m.apply(v, x), in_axes=(None, 0)), static_argnums=(0,))(v, np.arange(33.0).reshape(11, 3) / 10)",
     ]
 
 
