@@ -183,6 +183,8 @@ def frexp(x: Any, /) -> tuple[Any, Any]:
     (x,) = promote_args_inexact("frexp", x)
     _check_real("frexp", x)
     dt = get_aval(x).dtype
+    # strongly typed as JAX's (its results are), so a Python float's gradient stays weak
+    x = sh.convert_element_type(x, dt)
     info = dtypes.finfo(dt)
     nmant, mask, bias = int(info.nmant), (1 << int(info.nexp)) - 1, 1 - int(info.minexp)
     i32 = np.dtype(np.int32)

@@ -345,3 +345,21 @@ def test_bitwise_count_of_inexact_names_the_float(dtype, first_line):
     with core.enable_x64(), pytest.raises(TypeError) as e:
         jnp.bitwise_count(jnp.ones(2, dtype))
     assert str(e.value).startswith(first_line + " Accepted dtypes are subtypes of integer.")
+
+
+@pytest.mark.parametrize(
+    "fn, x, want",
+    [
+        # JAX 0.10.2: grad at a Python float is weakly typed (frexp works on a strong copy of
+        # its input, whose conversion transposes back to the weak type); the values are 2**-2
+        # and 2**3
+        (lambda x: jnp.frexp(x)[0], 3.0, 0.25),
+        (lambda x: jnp.ldexp(x, 3), 1.5, 8.0),
+    ],
+    ids=["frexp", "ldexp"],
+)
+def test_gradients_at_python_floats_are_weak(fn, x, want):
+    g = core.grad(fn)(x)
+    assert g.dtype == np.float32 and g.weak_type and float(g) == want
+    m, e = jnp.frexp(3.0)  # JAX: the mantissa is strongly typed
+    assert not m.weak_type and e.dtype == np.int32

@@ -8,6 +8,13 @@ custom_vjp with nondiff_argnums, and the dtypes and weak types of the gradients.
 
 `transforms` covers the transformations' own arguments and errors, `nn_funcs` the activations'
 gradients at 0.0; this area does not repeat them.
+
+Left knowingly (8 of 821): derivatives of scatter-multiply (`.at[].mul/divide/power`,
+`segment_prod`) with repeated indices, which JAX does not implement (NotImplementedError;
+numbax differentiates the product); the weak type of `jvp(jnp.abs, (3+4j,), (1+0j,))`'s
+tangent (JAX's complex-abs rule converts to a strong type on the way); and the primal of
+`value_and_grad` through a custom_vjp whose fwd multiplies two Python floats (JAX returns the
+Python float as is).
 """
 
 # ruff: noqa: E501

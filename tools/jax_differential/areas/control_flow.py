@@ -1,6 +1,10 @@
 """lax's control flow (`control_flow`): scan (carries and xs as pytrees, reverse, unroll,
 length, None xs), while_loop, fori_loop, cond, switch, map and associative_scan, under jit,
 vmap and grad, with their dtypes, weak types and errors.
+
+Left knowingly (4 of 181): JAX's incidental messages for scan over a scalar and a negative
+`length` ("tuple index out of range", an MLIRError), and associative_scan with `axis=-1,
+reverse=True`, which JAX rejects by a bug (it passes the negative axis to `rev`).
 """
 
 # ruff: noqa: E501

@@ -3,8 +3,12 @@ the device list and a device's attributes; `pmap` with its `in_axes`/`out_axes`,
 donated arguments, axis names and sizes, `devices=`; the collectives over one and two named
 axes, their dtypes and `axis_index_groups`; transformations of and inside a pmap; the Arrays a
 pmap returns and `device_put` places (shardings, shards, devices, text); meshes,
-`NamedSharding`, `shard_map` and the `make_array_from_*` constructors; and the usual mistakes
-(axis sizes that do not fit the devices, unbound axis names, bad `in_axes`, donating twice).
+`NamedSharding`, `shard_map` and the `make_array_from_*` constructors; the usual mistakes
+(axis sizes that do not fit the devices, unbound axis names, bad `in_axes`, donating twice);
+and data-parallel training as programs write it (`pu_*`, `PU_*`): flax.jax_utils and
+common_utils on eight devices, device_put_replicated/sharded of pytrees, pytree `in_axes`,
+gradients and their pmean over pytrees and nested axis names, per-device keys, collectives in
+loops and conditionals, optax, a TrainState, DynamicScale and BatchNorm in pmapped steps.
 
 Left knowingly (JAX 0.10.2's pmap is a shard_map over an internal mesh, and several of its
 answers are that machinery's bugs or limits): negative `in_axes`/`out_axes`/

@@ -10,12 +10,9 @@ flax.traverse_util. The cases of `flax_lifted`, `flax_training`, `flax_utils` an
 areas are not repeated. Partition specs are compared by their text (`u_spec`), but for one
 case that shows the class.
 
-Left knowingly (3 of 398): a jitted `polynomial_schedule(..., power=0.5)` at its last step is
-NaN in JAX (XLA contracts `1 - c / n` into a fused multiply-add by 1/n that comes out
-slightly negative; eager JAX and numbax give 0.0); `PartitionSpec` is a tuple subclass in
-numbax (JAX's `P` is not: `plain` sees a sequence); `from_state_dict` of `Partitioned` boxes
-from an unboxed state dict is Flax's incidental TypeError ("Array.__contains__: unsupported
-operand type"), numbax's StateDictMismatchError (a ValueError) names the mismatch.
+Left knowingly (1 of 419): `from_state_dict` of `Partitioned` boxes from an unboxed state
+dict is Flax's incidental TypeError ("Array.__contains__: unsupported operand type"), numbax's
+StateDictMismatchError (a ValueError) names the mismatch.
 """
 
 # ruff: noqa: E501

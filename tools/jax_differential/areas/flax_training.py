@@ -6,6 +6,12 @@ rules and errors, flax.struct dataclasses and flax.jax_utils.
 Both sides write checkpoints without Orbax (`flax_use_orbax_checkpointing` off); cases compare
 file names, and paths relative to a fresh working directory (`rel`). Device counts differ between the sides, so the
 `jax_utils` and `shard` cases compare what does not depend on them.
+
+Left knowingly (8 of 191): the module-qualified function names of `replace`'s "got multiple
+values" (as in `optax_train`); numbax's checkpoints refuse what Flax writes or restores
+silently: a float or negative `step`, `keep=0` (CheckpointArgumentError), and a target tree
+whose keys or shapes differ from the stored one (CheckpointMismatchError lists the missing,
+extra and changed leaves, where Flax restores a subset of keys or the stored shapes).
 """
 
 # ruff: noqa: E501

@@ -1,5 +1,9 @@
 """Optax's schedules and losses and flax.training (`optax_train`): every schedule over steps,
 the losses over logits and labels, TrainState, DynamicScale and EarlyStopping.
+
+Left knowingly (2 of 620): Python names the function in "got multiple values for keyword
+argument" by its module and qualified name (`flax.struct.dataclass.<locals>.replace`,
+`flax.training.train_state.TrainState`); numbax's live in `core.struct` and `train`.
 """
 
 # ruff: noqa: E501

@@ -9,6 +9,17 @@ device_put of pytrees, typeof, and jnp.asarray of tracers.
 
 Retracing cases count a Python side effect of the traced function (`TA_N`, reset per case)
 across calls.
+
+Left knowingly (27 of 1085): class names inside JAX's messages (`jaxlib._jax.ArrayImpl`,
+`PjitFunction`, `_ScalarMeta`, a `JaxprTrace` tracer's text, `jax._src.custom_derivatives`),
+JAX's incidental messages where numbax names the problem (jnp.tile of traced reps,
+a float `axis_size`, `jnp.zeros`/`asarray` of a ShapeDtypeStruct, a dict in `jnp.array`,
+linear_transpose of a product of two inputs), JAX's failures numbax does not share (vmap's
+ppermute of a partial permutation, eval_shape of `random.split` of a key, a float shape in a
+ShapeDtypeStruct), eval_shape of float0 and key-typed ShapeDtypeStructs, the `sharding`/
+`format` of `Compiled.out_info`, the params JAX's equations carry that numbax's do not
+(`accuracy`, `sharding`, `out_sharding`), and a custom_vjp bwd's Python scalars, which JAX
+returns as the cotangents unconverted.
 """
 
 # ruff: noqa: E501

@@ -10,6 +10,12 @@ errors; eval_shape and the jaxpr text of common compositions.
 `transforms` and `transform_api` cover each transformation's own arguments and errors,
 `autodiff_edges` derivatives at special points, `control_flow` and `lax_more` the loops
 themselves; this area does not repeat them.
+
+Left knowingly (6 of 516): JAX's failures (jacfwd of a bool output, `astype` of a
+stop_gradient'ed Python float) and incidental messages (scan over a scalar, the Array class
+in static-argument hashing), the jaxpr text of `grad` of `jnp.where` (JAX's partial
+evaluation keeps a known zero as an output of the inner jit), and the MLIR text of `lower()`
+(numbax's lowered text is not MLIR).
 """
 
 # ruff: noqa: E501

@@ -1,6 +1,12 @@
 """Transformations (`transforms`): grad, value_and_grad, jacfwd, jacrev, hessian, jvp, vjp,
 linearize and vmap with argnums, has_aux, holomorphic, in_axes/out_axes, their dtypes, weak
 types and errors.
+
+Left knowingly (5 of 254): `argnums=()` and `argnums=(0, 0)` fail in JAX with incidental
+messages ("max() arg is an empty sequence", a TypeError about None; numbax names the problem
+or differentiates twice), the tracer's class in has_aux errors (JAX's `LinearizeTracer` of
+`jax._src.interpreters.ad`), and linear_transpose of a nonlinear function (JAX prints its
+accumulators).
 """
 
 # ruff: noqa: E501
