@@ -7,12 +7,12 @@ negative values, near poles and zeros: lgamma near 1 and 2, digamma near its roo
 in the last place, where it is, and the largest relative error (`compare._ulps`).
 
 252 calls; 73 differed at first, 65 after session 33's fixes (betaln's large-b branch,
-polygamma's and i0e/i1e's expansions; float64 lgamma/digamma: `special_accuracy_x64`). Left:
+polygamma's and i0e/i1e's expansions; float64 lgamma/digamma: `special_accuracy_x64`), 61
+after session 34's (expi/exp1: JAX's Cephes rationals and expn loops). Left:
 denormal inputs (XLA's threads treat them as 0: sqrt, gelu, i1, entr, betainc and zeta give 0
 where numbax keeps the denormal), eager compositions JAX runs as one fused XLA kernel (erfc,
-ndtr, log_ndtr, spence, gammainc, i0e: 1-13 ulp eager, jit bit for bit), expi/exp1 (numbax's
-series, not JAX's Cephes rationals: 2-8 ulp), zeta and so polygamma at negative non-integer q
-below -10 (both sides' values are meaningless there).
+ndtr, log_ndtr, spence, gammainc, i0e: 1-13 ulp eager, jit bit for bit), zeta and so
+polygamma at negative non-integer q below -10 (both sides' values are meaningless there).
 """
 
 # ruff: noqa: E501
