@@ -364,8 +364,10 @@ register_lowering(shift_left_p, Scalar(_shift_left_lowering))
 
 
 def _shift_right_logical_lowering(ctx, a, b):
-    u = f"np.uint{_bits(ctx)}"
-    shifted = f"({a} >> {b})" if ctx.dtype.kind == "u" else f"({u}({a}) >> {u}({b}))"
+    u, s = f"np.uint{_bits(ctx)}", f"np.int{_bits(ctx)}"
+    # a signed operand's shift back in its own type: a uint64 and an int64 branch unify as
+    # float64 in numba (int64 max >> 2 lost its low bits)
+    shifted = f"({a} >> {b})" if ctx.dtype.kind == "u" else f"{s}({u}({a}) >> {u}({b}))"
     return f"({shifted} if ({b} >= 0) & ({b} < {_bits(ctx)}) else {ctx.const(0)})"
 
 
@@ -373,10 +375,14 @@ register_lowering(shift_right_logical_p, Scalar(_shift_right_logical_lowering))
 
 
 def _shift_right_arithmetic_lowering(ctx, a, b):
-    s = f"np.int{_bits(ctx)}"
+    s, u = f"np.int{_bits(ctx)}", f"np.uint{_bits(ctx)}"
     last = _bits(ctx) - 1
-    amount = f"({last} if ({b} < 0) | ({b} > {last}) else {b})"
-    return f"({a} >> {amount})" if ctx.dtype.kind == "i" else f"({s}({a}) >> {amount})"
+    if ctx.dtype.kind == "i":
+        return f"({a} >> ({last} if ({b} < 0) | ({b} > {last}) else {b}))"
+    # unsigned: the bits as signed, the amount too (an int literal and a uint64 amount unify
+    # as float64, which numba cannot shift by), the result's bits unsigned again
+    amount = f"({last} if ({s}({b}) < 0) | ({s}({b}) > {last}) else {s}({b}))"
+    return f"{u}({s}({a}) >> {amount})"
 
 
 register_lowering(shift_right_arithmetic_p, Scalar(_shift_right_arithmetic_lowering))

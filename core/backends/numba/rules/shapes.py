@@ -67,11 +67,13 @@ def _convert_lowering(ctx, x, *, new_dtype, weak_type):
     if src.kind == "c" and dst.kind != "c":  # the real part, then as from its float dtype
         x, src = f"{x}.real", np.dtype(f"f{src.itemsize // 2}")
     if src.kind == "f" and dst.kind in "iu":  # saturate, NaN -> 0 (like the numpy impl)
+        # every branch of the integer type: numba unifies an int64 and a float branch as
+        # float64, and float64(int64 max) is 2**63, which the store wrapped to the minimum
         info = np.iinfo(dst)
         lo, hi = const(float(info.min), src), const(float(info.max) + 1, src)
         return (
             f"({const(info.min, dst)} if {x} <= {lo} else ({const(info.max, dst)} if {x} >= {hi} "
-            f"else ({const(0, dst)} if {x} != {x} else {x})))"
+            f"else ({const(0, dst)} if {x} != {x} else np.{dst.name}({x}))))"
         )
     return x
 

@@ -125,3 +125,48 @@ def test_rsqrt_is_within_two_ulp(dtype):
         got = np.asarray(core.jit(core.lax.rsqrt)(x)).astype(np.float64)
     exact = 1 / np.sqrt(x.astype(np.longdouble))
     assert np.all(np.abs(got - exact) <= 2 * np.spacing(got.astype(dtype)).astype(np.float64))
+
+
+def integer_operands(dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """The limits, zero, one, small numbers, and shift amounts past the width (or negative)."""
+    info, signed = np.iinfo(dtype), dtype[0] == "i"
+    a = [info.min, info.max, 0, -1 if signed else 1, 1, 7, info.min + 1, 2]
+    b = [-1 if signed else 3, 2, 0, info.bits, info.bits + 1, -3 if signed else 70, 3, 0]
+    return np.array(a, dtype), np.array(b, dtype)
+
+
+# JAX 0.10.2 printed (jitted, x64) for integer_operands: shift_right_logical, shift_right_arithmetic
+# and jnp.power (int64: the logical shift's uint64 and int64 branches made a float64 and lost
+# bits; uint64: the arithmetic shift and power did not compile)
+INTEGER_EDGES = {
+    "int8": ([0, 31, 0, 0, 0, 0, 16, 2], [-1, 31, 0, -1, 0, 0, -16, 2],
+             [0, 1, 1, 1, 1, 103, -127, 1]),
+    "uint8": ([0, 63, 0, 0, 0, 0, 0, 2], [0, 255, 0, 0, 0, 0, 0, 2], [0, 1, 1, 1, 1, 145, 1, 1]),
+    "int32": ([0, 536870911, 0, 0, 0, 0, 268435456, 2], [-1, 536870911, 0, -1, 0, 0, -268435456, 2],
+              [0, 1, 1, 1, 1, 1336734823, -2147483647, 1]),
+    "uint32": ([0, 1073741823, 0, 0, 0, 0, 0, 2], [0, 4294967295, 0, 0, 0, 0, 0, 2],
+               [0, 1, 1, 1, 1, 117649, 1, 1]),
+    "int64": ([0, 2305843009213693951, 0, 0, 0, 0, 1152921504606846976, 2],
+              [-1, 2305843009213693951, 0, -1, 0, 0, -1152921504606846976, 2],
+              [0, 1, 1, 1, 1, 5706116606739674215, -9223372036854775807, 1]),
+    "uint64": ([0, 4611686018427387903, 0, 0, 0, 0, 0, 2],
+               [0, 18446744073709551615, 0, 0, 0, 0, 0, 2], [0, 1, 1, 1, 1, 117649, 1, 1]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", list(INTEGER_EDGES))
+def test_integer_shifts_and_power_at_the_edges(dtype):
+    from core import lax  # noqa: PLC0415
+
+    def f(x, y):
+        return (
+            lax.shift_right_logical(x, y),
+            lax.shift_right_arithmetic(x, y),
+            jnp.power(x, y),
+        )
+
+    with core.enable_x64():
+        got = core.jit(f)(*integer_operands(dtype))
+    for g, want in zip(got, INTEGER_EDGES[dtype]):
+        assert g.dtype == dtype
+        np.testing.assert_array_equal(np.asarray(g), np.array(want, dtype))
