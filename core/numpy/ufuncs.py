@@ -657,7 +657,10 @@ def log2(x: Any, /) -> Any:
     divides)."""
     (x,) = promote_args_inexact("log2", x)
     if dtypes.kind(get_aval(x).dtype) == "c":
-        return _scale_log_parts(x, lambda p: ew.div(p, ew.log(ew.full_like(p, 2))))
+        if staging():  # JAX's jaxpr divides the parts by log(2)
+            return _scale_log_parts(x, lambda p: ew.div(p, ew.log(ew.full_like(p, 2))))
+        # eagerly the product XLA's simplifier makes of it, as for real x (last bits)
+        return _scale_log_parts(x, lambda p: ew.mul(p, ew.full_like(p, 1 / np.log(2))))
     if staging() or get_aval(x).dtype == dtypes.bfloat16:
         out = ew.div(ew.log(x), ew.full_like(x, np.log(2)))
     else:

@@ -45,3 +45,18 @@ def test_modf_of_complex_names_jaxs_comparison(dtype):
         f"ge does not accept dtype {dtype} at position 0. Accepted dtypes at position 0 are "
         "subtypes of integer, floating, bool."
     )
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_complex_log2_parts_round_as_jaxs_product(jitted):
+    """Eagerly the parts were divided by log(2): XLA multiplies by 1 / log(2) (last bits)."""
+    z = np.array([complex(-np.inf, -2.5), complex(1.5, 1.7976931348623157e308), 3 - 4j])
+    with core.enable_x64():
+        got = np.asarray((core.jit(jnp.log2) if jitted else jnp.log2)(z))
+    # JAX 0.10.2 printed
+    want = [
+        (np.inf, -4.532360141827193),
+        (1024.0, 2.2661800709135966),
+        (2.321928094887362, -1.3378042124509761),
+    ]
+    assert [(float(c.real), float(c.imag)) for c in got] == want
