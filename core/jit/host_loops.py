@@ -7,7 +7,8 @@ a sampling or beam-search loop around a Transformer decoder step was one numba f
 hundreds of statements (Flax's lm1b temperature sampler: 15 s of CPU per program, wmt's beam
 search 36 s; XLA compiles either in about a second). A kernel of a split program that is such
 a loop (`loop_of`: the `while` and the views and scalars it reads, its cond and body holding
-at least `MIN_EQNS` equations in all, nested bodies counted) is a host loop instead: its cond
+at least `MIN_EQNS` equations in all, nested bodies counted, or its inline code `MIN_LINES`
+lines) is a host loop instead: its cond
 and body compile as programs of their own (cut into kernels shared by content, compiled by the
 workers, cached on disk like any program's), and the driver's slot for the kernel holds a
 Python function (`kernel`) that computes the loop's operands (the numpy back end runs the
@@ -25,13 +26,14 @@ carries and the step's rows of the xs (views), each y stored into its row of the
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from core.backends.numpy import run_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal
-from core.jit import fusion
+from core.jit import codegen, fusion
 from core.jit.kernel_call import as_c
 
 # Loops whose jaxprs hold at least this many equations run from Python (a decoder step of two
@@ -40,6 +42,14 @@ from core.jit.kernel_call import as_c
 # series or a solver's iteration, and an LSTM's scan, its products moved out
 # (`core/jit/scan_motion.py`): tens).
 MIN_EQNS = 100
+# ... or whose kernel, inline, would be at least this many lines of generated code: equations
+# are a poor measure of it (a Transformer block's backward scan in the ported rope_gqa_decoder:
+# 80 equations, 800 lines, 40-46 s of numba), lines are (an LSTM's scans: 141 and 178 lines,
+# fast inline; a fori_loop of an MLP's train step: 327).
+MIN_LINES = 250
+
+# kernel -> the lines of its generated source (`_lines`).
+_line_counts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 _LIGHT = (fusion.VIEW, fusion.SCALAR)
 _LOOPS = ("while", "scan")
@@ -60,15 +70,23 @@ def size(eqns: Sequence[Eqn]) -> int:
 
 def loop_of(kernel: Jaxpr) -> Eqn | None:
     """The `while` or `scan` equation of `kernel` if the kernel is that loop with the views and
-    scalars it reads, and the loop's jaxprs (`bodies`) hold at least `MIN_EQNS` equations;
-    else None."""
+    scalars it reads, and the loop's jaxprs (`bodies`) hold at least `MIN_EQNS` equations or
+    the kernel is at least `MIN_LINES` lines of code; else None."""
     loops = [e for e in kernel.eqns if e.prim.name in _LOOPS]
     if len(loops) != 1 or any(e is not loops[0] and not _light(e) for e in kernel.eqns):
         return None
     (loop,) = loops
-    if sum(size(j.eqns) for j in bodies(loop)) < MIN_EQNS:
+    if sum(size(j.eqns) for j in bodies(loop)) < MIN_EQNS and _lines(kernel) < MIN_LINES:
         return None
     return loop
+
+
+def _lines(kernel: Jaxpr) -> int:
+    """The lines of `kernel`'s generated source (as compiled inline, `codegen.generate_generic`)."""
+    n = _line_counts.get(kernel)
+    if n is None:
+        n = _line_counts[kernel] = codegen.generate_generic(kernel)[0].count("\n")
+    return n
 
 
 def bodies(loop: Eqn) -> list[Jaxpr]:

@@ -9,6 +9,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+import nn
 from core.config import config
 from core.jit import host_loops, program
 
@@ -113,7 +114,11 @@ def test_host_loops_give_the_interpreters_results(name, f, args, kind, monkeypat
     assert f"({kind} body)" in caplog.text
 
 
-def test_a_small_scan_stays_one_kernel_and_a_large_one_runs_from_python():
+@pytest.mark.parametrize("by", ["equations", "lines"])
+def test_a_small_scan_stays_one_kernel_and_a_large_one_runs_from_python(by, monkeypatch):
+    if by == "lines":  # a body of few equations may still be a long kernel (a backward pass)
+        monkeypatch.setattr(host_loops, "MIN_EQNS", 10**6)
+
     def deep(x, xs):
         def step(c, x_t):
             for _ in range(40):
@@ -131,3 +136,21 @@ def test_a_small_scan_stays_one_kernel_and_a_large_one_runs_from_python():
 
     assert loops(shallow) == [False]
     assert loops(deep) == [True]
+
+
+def test_an_lstms_scans_stay_inline():
+    # the cell's scans, forward and backward (a few dozen equations, 141 and 178 lines once
+    # scan_motion moved the products out), run their steps compiled, chunked by rows
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(4)(nn.RNN(nn.LSTMCell(32))(x)[:, -1])
+
+    model, x = Model(), np.ones((8, 12, 16), np.float32)
+    params = model.init(core.random.key(0), x)
+    loss = lambda p: jnp.sum(model.apply(p, x) ** 2)  # noqa: E731
+    jaxpr = core.make_jaxpr(core.value_and_grad(loss))(params).jaxpr
+    kernels = program.split(jaxpr).kernels
+    scans = [k for k in kernels if any(e.prim.name == "scan" for e in k.eqns)]
+    assert len(scans) == 2
+    assert not any(host_loops.loop_of(k) for k in scans)
