@@ -70,6 +70,7 @@ MODEL_GROUPS = {
     ),
     "densities_and_fields": (
         "gumbel_categorical_vae",
+        "kalman_smoother",
         "masked_autoregressive_flow",
         "mixture_density_network",
         "neural_ode_rk4",

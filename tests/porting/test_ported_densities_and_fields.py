@@ -1,9 +1,9 @@
 """Density models, differentiable solvers and physics-informed fields written as JAX/Flax
 users write them (a Gumbel-softmax VAE, a mixture density network, a masked autoregressive
-flow, neural ODEs (one regularised by Taylor-mode `jet`), a PINN, Sinkhorn transport), ported
-by rewriting their imports only, give JAX's, Flax's and Optax's numbers against `answers/`
-(`checks.py` runs and compares; the programs are in `programs/`, grouped in
-`common.MODEL_GROUPS`)."""
+flow, neural ODEs (one regularised by Taylor-mode `jet`), a PINN, Sinkhorn transport, a Kalman
+smoother), ported by rewriting their imports only, give JAX's, Flax's and Optax's numbers
+against `answers/` (`checks.py` runs and compares; the programs are in `programs/`, grouped
+in `common.MODEL_GROUPS`)."""
 
 import pytest
 
