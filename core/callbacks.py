@@ -38,8 +38,9 @@ from core.trace import as_value, get_aval
 warnings.filterwarnings("ignore", ".*Code running in object mode won't allow parallel execution")
 
 
-class CallbackResultError(NumbaxError, ValueError):
-    """A callback returned values of other shapes (or structure) than it declared.
+class CallbackResultError(JaxRuntimeError, ValueError):
+    """A callback returned values of other shapes (or structure) than it declared (a
+    `JaxRuntimeError`, JAX's class for it, and a ValueError).
 
     Failing code: ``pure_callback(lambda a: np.ones(4, np.float32),
     ShapeDtypeStruct((3,), jnp.float32), x)``. Fix: declare the shapes and dtypes the

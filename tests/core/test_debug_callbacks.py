@@ -170,6 +170,8 @@ def test_pure_callback_errors():
     )
     with pytest.raises(CallbackResultError, match=r"shape \(3,\)"):
         bad_shape(x)
+    with pytest.raises(core.errors.JaxRuntimeError):  # JAX 0.10.2's class, eager and jitted
+        core.jit(bad_shape)(x)
     plain = lambda x: core.pure_callback(np.sin, core.ShapeDtypeStruct((2,), np.float32), x)  # noqa: E731
     # JAX 0.10.2's classes (ValueError, NotImplementedError) and first lines
     with pytest.raises(ValueError, match=r"^Pure callbacks do not support JVP\. Please use `jax"):

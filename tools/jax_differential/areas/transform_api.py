@@ -5,12 +5,13 @@ disable_jit, named_call and named_scope, the errors of tracer misuse; vmap's pyt
 in_axes/out_axes, axis_size, axis names with collectives and its errors; eval_shape and
 ShapeDtypeStruct inputs, make_jaxpr's options, closure_convert, linear_transpose, checkpoint's
 options, custom_jvp/custom_vjp API errors, tree_util.Partial, block_until_ready, device_get and
-device_put of pytrees, typeof, and jnp.asarray of tracers.
+device_put of pytrees, typeof, jnp.asarray of tracers, and host callbacks (pure_callback with
+its vmap methods, io_callback, debug.callback and debug.print, whose text `TA_out` captures).
 
 Retracing cases count a Python side effect of the traced function (`TA_N`, reset per case)
 across calls.
 
-Left knowingly (27 of 1085): class names inside JAX's messages (`jaxlib._jax.ArrayImpl`,
+Left knowingly (28 of 1107): class names inside JAX's messages (`jaxlib._jax.ArrayImpl`,
 `PjitFunction`, `_ScalarMeta`, a `JaxprTrace` tracer's text, `jax._src.custom_derivatives`),
 JAX's incidental messages where numbax names the problem (jnp.tile of traced reps,
 a float `axis_size`, `jnp.zeros`/`asarray` of a ShapeDtypeStruct, a dict in `jnp.array`,
@@ -18,8 +19,9 @@ linear_transpose of a product of two inputs), JAX's failures numbax does not sha
 ppermute of a partial permutation, eval_shape of `random.split` of a key, a float shape in a
 ShapeDtypeStruct), eval_shape of float0 and key-typed ShapeDtypeStructs, the `sharding`/
 `format` of `Compiled.out_info`, the params JAX's equations carry that numbax's do not
-(`accuracy`, `sharding`, `out_sharding`), and a custom_vjp bwd's Python scalars, which JAX
-returns as the cotangents unconverted.
+(`accuracy`, `sharding`, `out_sharding`), a custom_vjp bwd's Python scalars, which JAX
+returns as the cotangents unconverted, and the first line of a callback's wrong-shape error
+(JAX's is the start of a traceback; the classes agree).
 """
 
 # ruff: noqa: E501
@@ -44,6 +46,15 @@ def TA_count(f, *calls):
     for a in calls:
         h(*a)
     return len(n)
+TA_io = importlib.import_module(jax.__name__ + '.experimental').io_callback
+def TA_out(run):
+    # what `run()` prints (debug.print's lines, after effects_barrier)
+    import contextlib, io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        run()
+        jax.effects_barrier()
+    return buf.getvalue()
 """
 
 
@@ -1235,6 +1246,38 @@ def _more_api() -> list[str]:
     ]
 
 
+def _callbacks() -> list[str]:
+    # host callbacks as programs use them: pure_callback (numpy/scipy code in a jitted or
+    # vmapped function), io_callback, debug.callback and debug.print (`TA_out` captures what
+    # is printed, after `effects_barrier`)
+    pc = "jax.pure_callback"
+    sd = "jax.ShapeDtypeStruct"
+    return [
+        f"jax.jit(lambda x: {pc}(np.sin, {sd}(x.shape, x.dtype), x))(jnp.arange(3.0))",
+        f"jax.jit(lambda x: {pc}(lambda v: np.cumsum(v), {sd}((3,), jnp.float32), x) * 2)(jnp.arange(3.0))",
+        f"{pc}(lambda v: (v + 1).astype(np.float32), {sd}((2,), jnp.float32), jnp.ones(2))",
+        f"jax.jit(lambda x: {pc}(lambda a, b: {{'s': a + b, 'p': a * b}}, {{'s': {sd}((2,), jnp.float32), 'p': {sd}((2,), jnp.float32)}}, x, x + 1))(jnp.ones(2))",
+        f"jax.vmap(lambda x: {pc}(lambda v: v ** 2, {sd}((), jnp.float32), x, vmap_method='sequential'))(jnp.arange(3.0))",
+        f"jax.vmap(lambda x: {pc}(lambda v: v.sum(-1), {sd}((), jnp.float32), x, vmap_method='expand_dims'))(jnp.ones((3, 2)))",
+        f"jax.vmap(lambda x, y: {pc}(lambda a, b: a * b, {sd}((2,), jnp.float32), x, y, vmap_method='broadcast_all'), in_axes=(0, None))(jnp.ones((3, 2)), jnp.arange(2.0))",
+        f"jax.vmap(lambda x: {pc}(np.sin, {sd}((), jnp.float32), x))(jnp.arange(3.0))",
+        f"jax.jit(lambda x: {pc}(lambda v: v.astype(np.float64), {sd}((2,), jnp.float32), x))(jnp.ones(2))",
+        f"jax.jit(lambda x: {pc}(lambda v: np.ones(3, np.float32), {sd}((2,), jnp.float32), x))(jnp.ones(2))",
+        f"jax.grad(lambda x: {pc}(np.sin, {sd}((), jnp.float32), x))(1.0)",
+        f"jax.jit(lambda x: {pc}(np.sin, {sd}((), jnp.float32), x), static_argnums=())(2.0)",
+        "calls = []\nf = jax.jit(lambda x: TA_io(lambda v: (calls.append(float(v)), np.float32(v * 2))[1], jax.ShapeDtypeStruct((), jnp.float32), x, ordered=True))\nout = (f(1.0), f(2.0), calls)",
+        "calls = []\njax.jit(lambda x: jax.debug.callback(lambda v: calls.append(np.asarray(v).tolist()), x * 2))(jnp.arange(3.0))\njax.effects_barrier()\nout = calls",
+        "calls = []\njax.vmap(lambda x: jax.debug.callback(lambda v: calls.append(np.asarray(v).tolist()), x))(jnp.arange(3.0))\njax.effects_barrier()\nout = sorted(map(str, calls))",
+        "out = TA_out(lambda: jax.jit(lambda x: jax.debug.print('x = {}', x))(jnp.arange(3.0)))",
+        "out = TA_out(lambda: jax.jit(lambda x, y: jax.debug.print('x={x} y={y}', x=x, y=y))(1.5, jnp.int32(2)))",
+        "out = TA_out(lambda: jax.debug.print('{a} and {b}', a=jnp.ones((2, 2)), b='s'))",
+        "out = TA_out(lambda: jax.vmap(lambda x: jax.debug.print('v {}', x))(jnp.arange(2.0)))",
+        "out = TA_out(lambda: jax.grad(lambda x: (jax.debug.print('p {}', x), x ** 2)[1])(3.0))",
+        "out = TA_out(lambda: jax.jit(lambda x: jax.debug.print('{:.2f}', x))(jnp.float32(1.23456)))",
+        "out = TA_out(lambda: jax.lax.fori_loop(0, 2, lambda i, c: (jax.debug.print('i={i}', i=i), c + i)[1], 0))",
+    ]
+
+
 def cases() -> list[str]:
     return (
         _jit_static()
@@ -1256,4 +1299,5 @@ def cases() -> list[str]:
         + _partial_and_devices()
         + _typeof_asarray()
         + _more_api()
+        + _callbacks()
     )
