@@ -360,7 +360,8 @@ def canonicalize_axis(axis: int, ndim: int) -> int:
 def reduction_axes(axis: Any, ndim: int, *, iterable: bool = True) -> tuple[int, ...]:
     """A reduction's axes, canonical; a traced axis is a `ConcretizationTypeError` (JAX's).
     A non-integer axis is JAX's error of iterating it, or with `iterable=False` (quantiles,
-    which take `operator.index` of it) of indexing it."""
+    which take `operator.index` of it) of indexing it; an axis given twice is JAX's
+    "duplicate value in 'axis'", or for quantiles its "repeated axis"."""
     if axis is None:
         return tuple(range(ndim))
     traced = [
@@ -375,7 +376,7 @@ def reduction_axes(axis: Any, ndim: int, *, iterable: bool = True) -> tuple[int,
     if isinstance(axis, (tuple, list)):
         axes = tuple(_reduction_axis(operator.index(a), ndim) for a in axis)
         if len(set(axes)) != len(axes):
-            raise ValueError(f"duplicate value in 'axis': {axis}")
+            raise ValueError(f"duplicate value in 'axis': {axis}" if iterable else "repeated axis")
         return axes
     if not iterable:
         return (_reduction_axis(operator.index(axis), ndim),)

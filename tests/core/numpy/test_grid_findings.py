@@ -35,6 +35,14 @@ CASES = [
         ("raises", "TypeError", "'float' object cannot be interpreted as an integer"),
     ),
     *[
+        (f"jnp.{f}(jnp.ones((2, 3)), axis=(0, 0))", ("raises", "ValueError", "repeated axis"))
+        for f in ("median", "nanmedian")
+    ],
+    (
+        "jnp.nanquantile(jnp.ones((2, 3)), 0.5, axis=(1, -1))",
+        ("raises", "ValueError", "repeated axis"),
+    ),
+    *[
         (
             f"jax.jit(jnp.{f})(jnp.ones((2, 4), jnp.int8))",
             (
