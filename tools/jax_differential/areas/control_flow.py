@@ -2,7 +2,7 @@
 length, None xs), while_loop, fori_loop, cond, switch, map and associative_scan, under jit,
 vmap and grad, with their dtypes, weak types and errors.
 
-Left knowingly (4 of 181): JAX's incidental messages for scan over a scalar and a negative
+Left knowingly (4 of 191): JAX's incidental messages for scan over a scalar and a negative
 `length` ("tuple index out of range", an MLIRError), and associative_scan with `axis=-1,
 reverse=True`, which JAX rejects by a bug (it passes the negative axis to `rev`).
 """
@@ -113,6 +113,17 @@ def cases() -> list[str]:
         f"{f}(0, 3, lambda i, c: [c[0]], (0,))",
         f"{f}(0, 3, lambda i: i, 0)",
         f"{f}(0, 3, lambda i, c: c + i, 0, unroll=2)",
+        # fori_loop under grad, jit and vmap, as training loops write it
+        f"jax.grad(lambda x: {f}(0, 4, lambda i, c: c * x, 1.0, unroll=2))(1.5)",
+        f"jax.grad(lambda x: {f}(0, 3, lambda i, c: jnp.sin(c) + x, x))(0.5)",
+        f"jax.grad(lambda x: {f}(0, jnp.int32(3), lambda i, c: c * x, 1.0))(2.0)",
+        f"jax.jit(jax.grad(lambda x, n: {f}(0, n, lambda i, c: c * x, 1.0)), static_argnums=1)(2.0, 3)",
+        f"jax.jit(lambda n: {f}(0, n, lambda i, c: c + i, 0))(5)",
+        f"jax.grad(lambda x, n: {f}(0, n, lambda i, c: c * x, 1.0))(2.0, jnp.int32(3))",
+        f"jax.vmap(lambda n: {f}(0, n, lambda i, c: c + 1.0, 0.0))(jnp.arange(4))",
+        f"jax.vmap(lambda x: {f}(0, 3, lambda i, c: c * x + i, x))(jnp.arange(3.0))",
+        f"jax.grad(lambda p: {f}(0, 2, lambda i, c: {{'w': c['w'] * p['s'], 's': c['s']}}, p)['w'].sum())({{'w': jnp.ones(2), 's': 3.0}})",
+        f"jax.value_and_grad(lambda w: {f}(0, 3, lambda i, c: c - 0.1 * jax.grad(lambda v: (v ** 2).sum())(c), w).sum())(jnp.arange(2.0))",
         f"{f}(jnp.int32(0), jnp.int32(3), lambda i, c: c + i, 0, unroll=2)",
         f"jax.jit(lambda n: {f}(0, n, lambda i, c: c + i, 0))(6)",
         f"jax.jit(lambda n: {f}(0, n, lambda i, c: c + i, 0, unroll=2))(6)",

@@ -25,7 +25,7 @@ are placed on the default device rather than following the pmap mesh (`.sharding
 `.devices()`), `PartitionSpec` is a tuple subclass (JAX's `P` is not a tuple; repr, equality
 and indexing agree), the module path of the `Device` and `Client` classes in texts, and the
 first line of NamedSharding's argument errors (JAX's "'tuple' object has no attribute
-'partitions'"; the classes agree). 49 of 812 differ (none of the data-parallel usage cases).
+'partitions'"; the classes agree). 49 of 816 differ (none of the data-parallel usage cases).
 """
 
 # ruff: noqa: E501
@@ -981,6 +981,11 @@ def _usage() -> list[str]:
         "f = jax.pmap(lambda k, x: fnn.Dropout(0.5).apply({}, x, deterministic=False, rngs={'dropout': k}))\nout = f(rngs, jnp.ones((8, 6)))",
         "m = fnn.Dense(2)\nv = m.init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
         "out = JU.pad_shard_unpad(jax.pmap(lambda v, x: m.apply(v, x), in_axes=(None, 0)), static_argnums=(0,))(v, np.arange(33.0).reshape(11, 3) / 10)",
+        # host callbacks inside a pmap
+        "jax.pmap(lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct((), jnp.float32), x))(PM8)",
+        "jax.pmap(lambda x: jax.pure_callback(lambda v: v * 2, jax.ShapeDtypeStruct((3,), jnp.float32), x) + lax.axis_index('i'), axis_name='i')(PM83)",
+        "out = sorted(TA_out(lambda: jax.pmap(lambda x: jax.debug.print('d {}', x))(np.arange(4.0))).splitlines())",
+        "calls = []\njax.pmap(lambda x: jax.debug.callback(lambda v: calls.append(float(v)), x * 2))(PM8)\njax.effects_barrier()\nout = sorted(calls)",
         # Flax's lifted transforms inside a pmapped step
         "class S(fnn.Module):\n    @fnn.compact\n    def __call__(self, x):\n        return fnn.scan(lambda mdl, c, _: (jnp.tanh(fnn.Dense(3)(c)), None), variable_broadcast='params', split_rngs={'params': False}, length=3)(self, x, None)[0]\n"
         "v = S().init(random.PRNGKey(0), jnp.ones((1, 3)))\n"
