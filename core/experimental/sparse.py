@@ -7,8 +7,9 @@ those two, so it passes through `jit`, `grad` (of `data`) and `vmap` of a dense 
 Entries whose index equals the dimension's size are padding: `todense` and products drop them,
 as JAX's do. Products with dense arrays (`mat @ x`, `x @ mat`) gather the dense operand at the
 indices and sum by `segment_sum`; everything is built from `core.numpy`, so JAX's rules of
-differentiation follow. JAX's `sparsify`, BCSR/CSR/COO, batch and dense dimensions and sparse
-@ sparse products are not implemented (`SparseUnsupportedError` says so).
+differentiation follow. Sparse @ sparse (2-D) and sparse + sparse give `BCOO`s laid out as
+JAX's. JAX's `sparsify`, BCSR/CSR/COO and batch and dense dimensions are not implemented
+(`SparseUnsupportedError` says so).
 """
 
 from __future__ import annotations
@@ -50,6 +51,38 @@ class SparseUnsupportedError(NumbaxError, NotImplementedError):
     `n_batch=0, n_dense=0` (vmap over a batch instead), or densify one side
     (``a @ b.todense()``).
     """
+
+
+class SparseDensifyError(NumbaxError, NotImplementedError):
+    """A sparse array plus a dense array of another shape (a scalar included): JAX refuses the
+    silent densification.
+
+    Failing code: ``mat + 1``. Fix: ``mat.todense() + 1``, or add a dense array of the
+    matrix's shape.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            # JAX 0.10.2's message
+            "Addition between a sparse array X and a dense array Y is not implemented when the "
+            "output shape is larger than Y.shape. This is to prevent silent densification of a "
+            "large sparse array. If this is your intent, you can explicitly cast the sparse "
+            "array to a dense matrix."
+        )
+
+
+class SparseSubtractionError(NumbaxError, NotImplementedError):
+    """A sparse array minus a dense one, or the reverse (JAX's NotImplementedError).
+
+    Failing code: ``mat - x``. Fix: ``mat.todense() - x``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            # JAX 0.10.2's message, then the fix
+            "Subtraction between sparse and dense array.\nDensify the sparse one: "
+            "mat.todense() - x."
+        )
 
 
 class SparseNseError(NumbaxError, ValueError):
@@ -279,11 +312,33 @@ class BCOO(JAXSparse):
 
     def __matmul__(self, other: Any) -> Any:
         if isinstance(other, JAXSparse):
-            raise SparseUnsupportedError(
-                "numbax's BCOO multiplies dense arrays only, not another sparse matrix.\n"
-                "Densify one side: a @ b.todense()."
-            )
+            return _spmatmul(self, other)
         return _matmul(self, jnp.asarray(other))
+
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, JAXSparse):
+            if other.shape != self.shape:
+                raise ValueError(
+                    "Incompatible shapes for broadcasting: shapes="
+                    f"[{self.shape}, {other.shape}]\nAdd sparse arrays of the same shape."
+                )
+            data = jnp.concatenate([self.data, other.data])
+            indices = jnp.concatenate([self.indices, other.indices.astype(self.indices.dtype)])
+            return BCOO((data, indices), shape=self.shape)
+        other = jnp.asarray(other)
+        if other.shape != self.shape:
+            raise SparseDensifyError()
+        return self.todense() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> BCOO:
+        if not isinstance(other, JAXSparse):
+            raise SparseSubtractionError()
+        return self + (-other)
+
+    def __rsub__(self, other: Any) -> BCOO:
+        raise SparseSubtractionError()
 
     def __rmatmul__(self, other: Any) -> Any:
         other = jnp.asarray(other)
@@ -338,6 +393,31 @@ def _matmul(mat: BCOO, other: Any) -> Any:
     if mat.ndim == 1:
         return jnp.sum(terms, axis=0)
     return ops.segment_sum(terms, mat.indices[:, 0], num_segments=mat.shape[0])
+
+
+def _spmatmul(lhs: BCOO, rhs: BCOO) -> BCOO:
+    """`lhs @ rhs` of two 2-D `BCOO`s as JAX forms it: the products of every pair of entries
+    (0 where the contracted indices differ), duplicates summed into min(pairs, size) entries
+    in row-major order (padding after), flagged neither sorted nor unique."""
+    if lhs.ndim != 2 or rhs.ndim != 2:
+        raise SparseUnsupportedError(
+            f"numbax multiplies two sparse matrices only when both are 2-D (got {lhs.shape} "
+            f"and {rhs.shape}).\nDensify one side: a @ b.todense()."
+        )
+    if lhs.shape[1] != rhs.shape[0]:
+        raise TypeError(
+            "dot_general requires contracting dimensions to have the same shape, got "
+            f"({lhs.shape[1]},) and ({rhs.shape[0]},)."
+        )
+    meet = lhs.indices[:, 1][:, None] == rhs.indices[:, 0][None, :]
+    dtype = jnp.result_type(lhs.data, rhs.data)
+    data = jnp.where(meet, lhs.data[:, None].astype(dtype) * rhs.data[None, :].astype(dtype), 0)
+    rows = jnp.broadcast_to(lhs.indices[:, 0][:, None], meet.shape)
+    cols = jnp.broadcast_to(rhs.indices[:, 1][None, :].astype(lhs.indices.dtype), meet.shape)
+    indices = jnp.stack([rows.ravel(), cols.ravel()], axis=1)
+    pairs = BCOO((data.ravel(), indices), shape=(lhs.shape[0], rhs.shape[1]))
+    summed = bcoo_sum_duplicates(pairs, nse=min(meet.size, pairs.size))
+    return BCOO((summed.data, summed.indices), shape=pairs.shape)
 
 
 def bcoo_fromdense(

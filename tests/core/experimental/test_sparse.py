@@ -107,8 +107,10 @@ def test_errors():
     same_shape = r"contracting dimensions to have the same shape, got \(3,\) and \(2,\)"
     with pytest.raises(TypeError, match=same_shape):
         m @ jnp.ones(2)
-    with pytest.raises(sparse.SparseUnsupportedError, match="not another sparse matrix"):
-        m @ m
+    with pytest.raises(NotImplementedError, match="Addition between a sparse array X and a dense"):
+        m + 1
+    with pytest.raises(NotImplementedError, match="Subtraction between sparse and dense array"):
+        m - jnp.ones((3, 3))
     with pytest.raises(sparse.SparseUnsupportedError, match="no batch or dense dimensions"):
         sparse.BCOO.fromdense(jnp.ones((2, 3)), n_batch=1)
 
@@ -139,3 +141,27 @@ def test_extract_multiply_dense_and_reduce_sum():
     np.testing.assert_array_equal(sparse.bcoo_extract(repeated, dense).data, [1.0, 0.0, 0.0])
     got = sparse.bcoo_extract(repeated, dense, assume_unique=True).data
     np.testing.assert_array_equal(got, [1.0, 1.0, 0.0])
+
+
+def test_sparse_products_and_sums_lay_out_entries_as_jax():
+    m = sparse.BCOO.fromdense(jnp.array([[0.0, 1.0], [2.0, 0.0]]))
+    n = sparse.BCOO.fromdense(jnp.array([[3.0, 0.0], [0.0, 5.0]]))
+    product = m @ n
+    np.testing.assert_array_equal(product.data, [0.0, 5.0, 6.0, 0.0])
+    np.testing.assert_array_equal(product.indices, [[0, 0], [0, 1], [1, 0], [1, 1]])
+    assert (product.indices_sorted, product.unique_indices) == (False, False)
+    # more pairs than the output's size: duplicates summed into `size` entries
+    q = sparse.BCOO.fromdense(jnp.array([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]]), nse=4)
+    wide = q @ sparse.BCOO.fromdense(jnp.ones((3, 2)))
+    assert wide.nse == 4
+    np.testing.assert_array_equal(wide.data, [1.0, 1.0, 5.0, 5.0])
+    # fewer: padding after the summed entries
+    rows = jnp.zeros((4, 3)).at[:2].set(jnp.array([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]]))
+    tall = sparse.BCOO.fromdense(rows)
+    padded = tall @ sparse.BCOO.fromdense(jnp.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]]))
+    np.testing.assert_array_equal(padded.data, [0.0, 0.0, 2.0, 3.0, 0.0, 0.0])
+    np.testing.assert_array_equal(padded.indices[4:], [[4, 2], [4, 2]])
+    total = m - n
+    np.testing.assert_array_equal(total.data, [1.0, 2.0, -3.0, -5.0])
+    np.testing.assert_array_equal(total.indices, [[0, 1], [1, 0], [0, 0], [1, 1]])
+    np.testing.assert_array_equal(m + jnp.ones((2, 2)), [[1.0, 2.0], [3.0, 1.0]])
