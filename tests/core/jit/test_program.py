@@ -142,6 +142,7 @@ def test_a_while_loop_of_a_large_body_runs_its_compiled_body_from_python(steps, 
     jaxpr = core.make_jaxpr(_decode, static_argnums=3)(ws, bs, x, steps).jaxpr
     assert host_loops.loop_of(program.split(jaxpr).kernels[0]) is None  # small: inline
     monkeypatch.setattr(host_loops, "MIN_EQNS", 10)
+    monkeypatch.setattr(host_loops, "MIN_WORK", 0)  # a body of 4x8 values
     split = program.split(jaxpr)
     assert [host_loops.loop_of(k) is not None for k in split.kernels] == [True]
     exe = program.compile_program(split, "decode")
