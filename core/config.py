@@ -98,6 +98,11 @@ _DEFAULTS: dict[str, Any] = {
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),
+    # Compile float sums that XLA:CPU adds with its own loops in its order (core/jit/sum_order.py,
+    # NUMBAX_JIT_XLA_SUM_ORDER=1); read when a program is compiled. Off until the kernel
+    # structures it changes (chunked and threaded reductions, scan rows) are its own.
+    "jit_xla_sum_order": os.environ.get("NUMBAX_JIT_XLA_SUM_ORDER", "0")
+    not in ("0", "false", "False"),
     # Asynchronous dispatch (core/jit/dispatch.py): JAX's switch (False: every jitted call runs
     # inline, synchronously), and the estimated run time from which a call is worth the
     # hand-off to its device's thread (0: every call).

@@ -3,8 +3,9 @@ literals, make elementwise
 broadcasts explicit (`canonical`), XLA's algebraic
 simplifications that change results (`algebraic`), move products out of scans
 (`core/jit/scan_motion.py`), merge duplicate equations, divide by square roots as XLA does, let
-BLAS write transposed products directly, and drop dead code. Each returns new lists and
-leaves the input jaxpr untouched.
+BLAS write transposed products directly, add float sums in XLA:CPU's order
+(`core/jit/sum_order.py`, when `config.jit_xla_sum_order` is on), and drop dead code. Each
+returns new lists and leaves the input jaxpr untouched.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import numpy as np
 from core import ir
 from core.avals import ShapedArray
 from core.backends.numpy import run_jaxpr
+from core.config import config
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
-from core.jit import scan_motion
+from core.jit import scan_motion, sum_order
 from core.jit.canonical import (
     canonical,
     composition_jaxpr,
@@ -40,6 +42,8 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     eqns = divisions_by_roots(eqns, outvars)
     eqns = swap_transposed_dots(eqns, outvars)
     eqns = swap_complex_products(eqns)
+    if config.jit_xla_sum_order:
+        eqns = sum_order.in_xla_order(eqns)
     return dead_code_elimination(eqns, outvars), outvars
 
 

@@ -25,7 +25,7 @@ from core.prims.shapes import (
     squeeze,
     transpose,
 )
-from core.prims.sum_order import xla_sum
+from core.prims.sum_order import in_order, xla_sum
 from core.trace import get_aval
 
 
@@ -114,6 +114,22 @@ def _reduce_sum_transpose(ct, x, *, axes):
 
 reduce_sum_p.def_transpose(_reduce_sum_transpose)
 jax_params(reduce_sum_p, out_sharding=None)
+
+
+def _in_order_impl(x, *, axes):
+    kept = [i for i in range(x.ndim) if i not in axes]
+    flat = np.transpose(x, kept + list(axes)).reshape([x.shape[i] for i in kept] + [-1])
+    with np.errstate(invalid="ignore", over="ignore"):
+        return in_order(flat)
+
+
+# `reduce_sum` adding the elements one after the other from 0, in row-major order of the
+# reduced axes: what `jit` compiles XLA:CPU's order of a float sum into (core/jit/sum_order.py)
+reduce_sum_in_order_p = Primitive("reduce_sum_in_order")
+reduce_sum_in_order_p.def_impl(_in_order_impl)
+reduce_sum_in_order_p.def_abstract_eval(
+    lambda x, *, axes: ShapedArray(reduced_shape("reduce_sum", x, axes), x.dtype, x.weak_type)
+)
 
 reduce_max_p = _reduction("reduce_max", np.max, "iufcb")
 reduce_min_p = _reduction("reduce_min", np.min, "iufcb")

@@ -41,8 +41,12 @@ the missing `total` elements split `total // 2` before and the rest after), each
 from 0 in row-major order of its elements; this repeats on the windows' sums while a reduced
 axis is longer than 32. The last sums (and a reduction whose axes are all at most 32) add
 from 0 in row-major order of the reduced elements. Checked against JAX for one reduced
-axis (any size) and for several axes of at most 32 each; a sum over several axes longer than
-32 (`(40, 50)` over both) does not give JAX's bits yet.
+axis (any size) and for several axes of rank-3 arrays. Not matched yet: a sum of a whole
+2-D array (or of the 2-D windows' sums of one, `(40, 50)` over both axes), which XLA
+vectorizes across rows (row `i` in lane `i % 8` when the rows are a multiple of 8, 4 lanes
+for 4 rows; the lanes summed by halves at the end), and composites that JAX compiles
+differently under `jit` than eagerly (`jnp.std`, `logsumexp`: JAX's own eager and jitted
+bits differ there).
 """
 
 from __future__ import annotations

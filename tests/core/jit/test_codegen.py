@@ -171,6 +171,18 @@ CASES = [
         reductions.reduce_sum, (rand((3, 4, 5)),), {"axes": (0, 2)}, id="reduce_sum-outer"
     ),
     pytest.param(reductions.reduce_sum, (IX,), {"axes": (1,)}, id="reduce_sum-int"),
+    pytest.param(
+        reductions.reduce_sum_in_order_p.bind,
+        (rand((3, 4, 5)),),
+        {"axes": (0, 2)},
+        id="reduce_sum_in_order-outer",
+    ),
+    pytest.param(
+        reductions.reduce_sum_in_order_p.bind,
+        ((rand((3, 4, 5)) + 1j * rand((3, 4, 5))).astype(np.complex64),),
+        {"axes": (1, 2)},
+        id="reduce_sum_in_order-inner",
+    ),
     pytest.param(reductions.reduce_max, (SPECIAL,), {"axes": (1,)}, id="reduce_max-nan"),
     pytest.param(reductions.reduce_min, (IX,), {"axes": (0, 1)}, id="reduce_min-all"),
     pytest.param(reductions.reduce_prod, (X,), {"axes": (0,)}, id="reduce_prod"),

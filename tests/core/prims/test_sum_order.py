@@ -1,4 +1,5 @@
-"""Float sums add in XLA:CPU's order (`core.prims.sum_order`): JAX's bits, eagerly.
+"""Float sums add in XLA:CPU's order (`core.prims.sum_order`, `core.jit.sum_order`): JAX's bits,
+eagerly, and under `jit` for the sums XLA computes with its own loops.
 
 The inputs are integers below 2**12 scaled by powers of two from 2**-8 to 2**8 (exact in
 float32), so their sums round, and the rounding shows the order. Each case records JAX 0.10.2's
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 from core.prims import sum_order
 
@@ -55,6 +57,45 @@ def test_eager_sum_gives_jaxs_bits(shape, axis, dtype, digest, head):
     bits = out.ravel()[: len(head)].view(np.uint32)
     assert [hex(b) for b in bits] == [hex(b) for b in head]
     assert _digest(out) == digest
+
+
+@pytest.fixture
+def xla_sum_order():
+    """`jit` compiles float sums in XLA's order (`config.jit_xla_sum_order`) in the test."""
+    before = core.config.jit_xla_sum_order
+    core.config.update("jit_xla_sum_order", True)
+    yield
+    core.config.update("jit_xla_sum_order", before)
+
+
+# the sums XLA adds with its own loops (under 4096 float32 elements): `jit` compiles their order
+JIT_CASES = [case for case in CASES if np.prod(case[0]) < sum_order.YNN_MIN_SIZE]
+
+
+@pytest.mark.parametrize(("shape", "axis", "dtype", "digest", "head"), JIT_CASES)
+def test_jit_sum_gives_jaxs_bits(shape, axis, dtype, digest, head, xla_sum_order):
+    out = np.asarray(core.jit(lambda x: jnp.sum(x, axis=axis))(_data(shape, dtype)))
+    assert _digest(out) == digest
+
+
+# (function of a and b = a reversed, shape, digest eagerly, digest under jit): JAX 0.10.2
+# printed these (a = _data(shape, "float32"), CPU); a sum fused with its producers keeps its order
+FUSED = [
+    (lambda a, b: jnp.sum(a * b), (100,), 1354941662, 1354941662),
+    (lambda a, b: jnp.sum(a * b, axis=1), (16, 100), 436881709581, 436881709581),
+    (lambda a, b: jnp.mean((a - b) ** 2), (128, 10), 1347681415, 1347681415),
+    (lambda a, b: jnp.var(a, axis=0), (300, 7), 37497902531, 37497902537),
+    (lambda a, b: jnp.linalg.norm(a, axis=1), (64, 50), 2547853871501, 2547853871501),
+    (lambda a, b: jnp.mean(a, axis=(0, 2)), (8, 20, 12), 515353636703, 515353636703),
+]
+
+
+@pytest.mark.parametrize(("fn", "shape", "eager", "jitted"), FUSED)
+def test_fused_sums_give_jaxs_bits(fn, shape, eager, jitted, xla_sum_order):
+    a = _data(shape, "float32")
+    b = a[::-1].copy()
+    assert _digest(np.asarray(fn(a, b))) == eager
+    assert _digest(np.asarray(core.jit(fn)(a, b))) == jitted
 
 
 @pytest.mark.parametrize(("shape", "axes"), [((70,), (0,)), ((40, 50), (1,)), ((9, 8000), (1,))])

@@ -14,6 +14,7 @@ from core.prims.reductions import (
     reduce_min_p,
     reduce_or_p,
     reduce_prod_p,
+    reduce_sum_in_order_p,
     reduce_sum_p,
 )
 
@@ -47,6 +48,7 @@ def _argext_lowering(op: str):
 register_lowering(argmax_p, Kernel(_argext_lowering(">")))
 register_lowering(argmin_p, Kernel(_argext_lowering("<")))
 register_lowering(reduce_sum_p, Reduce("sum"))
+register_lowering(reduce_sum_in_order_p, Reduce("sum_in_order"))
 register_lowering(reduce_max_p, Reduce("max"))
 register_lowering(reduce_min_p, Reduce("min"))
 register_lowering(reduce_prod_p, Reduce("prod"))
