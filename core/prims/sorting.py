@@ -67,6 +67,8 @@ def _sort_perm(keys, dimension):
     keys = [p for k in keys for p in ((k.real, k.imag) if k.dtype.kind == "c" else (k,))]
     if len(keys) == 1:
         return np.argsort(keys[0], axis=dimension, kind="stable")
+    if keys[0].size == 0:  # no rows to lexsort (reshape(-1, 0) is ambiguous)
+        return np.zeros(keys[0].shape, np.int64)
     moved = [np.moveaxis(k, dimension, -1) for k in keys]
     flat = [m.reshape(-1, m.shape[-1]) for m in moved]
     rows = [np.lexsort(tuple(f[r] for f in reversed(flat))) for r in range(flat[0].shape[0])]

@@ -149,13 +149,12 @@ def _cascade(x: np.ndarray, rows: bool) -> np.ndarray:
         tail = list(partials[chunks * per_chunk :])
     else:  # every partial in a chunk; the last chunk's partials summed as one chunk
         sums, tail = _fours(partials), []
-    blocks = []
-    for b in range(0, len(sums), FAN):  # 4 chunks (64 units) to a block, then Kahan
-        blocks.append(_in_order_list(list(sums[b : b + FAN])))
+    # 4 chunks (64 units) to a block, each summed in order from 0, then Kahan
+    blocks = list(_fours(sums)) if len(sums) else []
     if not blocks or len(sums) % FAN == 0:
         blocks.append(np.zeros(x.shape[1:], x.dtype))  # the flush at the end
     blocks[-1] = _in_order_list(tail, blocks[-1])
-    return _in_order_list(blocks) if rows else _kahan(blocks)
+    return in_order(np.stack(blocks), axis=0) if rows else _kahan(blocks)
 
 
 def _halves(x: np.ndarray) -> np.ndarray:

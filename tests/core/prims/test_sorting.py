@@ -102,3 +102,14 @@ def test_complex_sort_orders_real_then_imaginary_parts(dtype, jitted):
     got = np.asarray(got)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got.view(got.real.dtype), want.view(want.real.dtype))
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 2)])
+def test_complex_and_multi_key_sorts_of_empty_arrays(shape):
+    # as JAX 0.10.2: empty results of the input's shape (the eager multi-key path had no rows)
+    from core import lax  # noqa: PLC0415
+
+    z = jnp.zeros(shape, jnp.complex64)
+    assert jnp.sort_complex(z).shape == shape and jnp.sort(z, axis=0).shape == shape
+    keys = (jnp.zeros(shape), jnp.zeros(shape, jnp.int32))
+    assert [k.shape for k in lax.sort(keys, dimension=0, num_keys=2)] == [shape, shape]
