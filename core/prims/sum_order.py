@@ -191,6 +191,11 @@ def _ynn_layout(shape: tuple[int, ...], axes: tuple[int, ...]):
 
 def ynn_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """`x` (float32, C order) summed over `axes` in YNNPACK's order (module docstring)."""
+    ones = [a for a in axes if x.shape[a] == 1]
+    if ones:  # reduced axes of size 1 add nothing: drop them before the layout
+        keep = [i for i in range(x.ndim) if i not in ones]
+        x = x.reshape([x.shape[i] for i in keep])
+        axes = tuple(keep.index(a) for a in axes if a not in ones)
     k1, k2, loops = _ynn_layout(x.shape, tuple(axes))
     kept = [i for i in range(x.ndim) if i not in axes]
     out_shape = [x.shape[i] for i in kept]

@@ -48,6 +48,9 @@ CASES = [
     # ... or rows, for a reduction over a leading axis
     ((128, 512), 0, "float32", 299592012202825, (0xC9898AFF, 0x49888F61)),
     ((40, 3, 50), 1, "float32", 4391337519769427, (0x401DC000, 0x47E01BF5)),
+    # reduced axes of size 1 (a BatchNorm's statistics of (N, 1, 1, C)): dropped, as YNNPACK's
+    ((64, 1, 1, 128), (0, 1, 2), "float32", 20054473466380, (0x49CE1CB2, 0xC86D0466)),
+    ((1, 64, 1, 128), (0, 2, 3), "float32", 4615416640298, (0xC86CC5D6, 0xC942C050)),
 ]
 
 
