@@ -14,6 +14,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -149,13 +150,17 @@ class TimingServer:
     ):
         py = python or reference_python()
         self.proc = None
+        self.label = f"{framework} ({os.path.basename(script)})"
         if py is None:
             return
+        # the server's stderr, printed when it fails mid-run (a missing framework before
+        # "ready" stays silent: its column shows "-")
+        self.errors = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (lives with the server)
         self.proc = subprocess.Popen(
             [py, script, "--serve", framework],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self.errors,
             text=True,
             env=dict(os.environ, **({"PYTHONPATH": ""} if env is None else env)),
         )
@@ -163,7 +168,8 @@ class TimingServer:
             self.close()
 
     def ask(self, request: str, parse: Callable[[str], Any]) -> Any:
-        """`parse` of the server's answer to `request`, or None when it is unavailable."""
+        """`parse` of the server's answer to `request`, or None when it is unavailable (a server
+        that fails on a request prints its stderr's last lines and is dropped)."""
         if self.proc is None:
             return None
         try:
@@ -172,6 +178,9 @@ class TimingServer:
             return parse(self.proc.stdout.readline())
         except (OSError, ValueError):
             self.close()
+            self.errors.seek(0)
+            tail = "".join(self.errors.readlines()[-15:])
+            print(f"{self.label} failed on {request!r}; dropped:\n{tail}", file=sys.stderr)
             return None
 
     def close(self) -> None:
