@@ -130,6 +130,10 @@ reduce_sum_in_order_p.def_impl(_in_order_impl)
 reduce_sum_in_order_p.def_abstract_eval(
     lambda x, *, axes: ShapedArray(reduced_shape("reduce_sum", x, axes), x.dtype, x.weak_type)
 )
+# a sum in another order: linear, transposed and batched as `reduce_sum`
+deflinear(reduce_sum_in_order_p)
+reduce_sum_in_order_p.def_transpose(_reduce_sum_transpose)
+batch_axes_rule(reduce_sum_in_order_p)
 
 reduce_max_p = _reduction("reduce_max", np.max, "iufcb")
 reduce_min_p = _reduction("reduce_min", np.min, "iufcb")

@@ -252,6 +252,12 @@ CASES: list[Case] = [
     Case("rev", "rev", lambda x: rv.rev(x, (1,)), [R(2, 3)]),
     # Reductions
     Case("reduce_sum", "reduce_sum", lambda x: rd.reduce_sum(x, (0, 2)), [R(2, 3, 4)]),
+    Case(
+        "reduce_sum_in_order",
+        "reduce_sum_in_order",
+        lambda x: rd.reduce_sum_in_order_p.bind(x, axes=(0, 2)),
+        [R(2, 3, 4)],
+    ),
     Case("reduce_max", "reduce_max", lambda x: rd.reduce_max(x, (1,)), [D(2, 3, 2)]),
     Case("reduce_min", "reduce_min", lambda x: rd.reduce_min(x, (0, 1)), [D(2, 3, 2)]),
     Case("reduce_prod", "reduce_prod", lambda x: rd.reduce_prod(x, (1,)), [R(2, 3, 2)]),

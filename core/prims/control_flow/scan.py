@@ -299,14 +299,8 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     # The carry is linear even where its initial value is a known (zero) tangent.
     c_undef = tuple(is_undefined(c) for c in consts)
     x_undef = tuple(is_undefined(x) for x in xs)
-    c_avals, in_carry, x_avals = split_list(jaxpr.in_avals, [num_consts, num_carry])
-    # A zero carry cotangent takes the weak type of the carry's initial value, as JAX's
-    # (a Python-float init whose body output is strong: `grad` of a carry that reaches the
-    # result only through another carry is weakly typed).
-    ct_carry = [
-        instantiate(Zero(c.aval.update(weak_type=a.weak_type)) if type(c) is Zero else c)
-        for c, a in zip(cts[:num_carry], in_carry)
-    ]
+    c_avals, _, x_avals = split_list(jaxpr.in_avals, [num_consts, num_carry])
+    ct_carry = [instantiate(c) for c in cts[:num_carry]]
     ys_nz = tuple(type(c) is not Zero for c in cts[num_carry:])  # zero ones stay symbolic
     ct_ys = [c for c in cts[num_carry:] if type(c) is not Zero]
     # As JAX's, the transposed body's carry and ys cotangents are typed by the cotangents that
