@@ -63,17 +63,22 @@ _LIGHT = (fusion.VIEW, fusion.SCALAR)
 _LOOPS = ("while", "scan")
 
 
-def size(eqns: Sequence[Eqn]) -> int:
-    """The number of equations in `eqns`, those of the jaxprs they hold included."""
+def _nested_total(eqns: Sequence[Eqn], measure: Callable[[Eqn], int]) -> int:
+    """The sum of `measure` over `eqns` and the equations of the jaxprs they hold."""
     n = 0
     for e in eqns:
-        n += 1
+        n += measure(e)
         for value in e.params.values():
             for j in value if isinstance(value, (tuple, list)) else (value,):
                 j = j.jaxpr if isinstance(j, ClosedJaxpr) else j
                 if isinstance(j, Jaxpr):
-                    n += size(j.eqns)
+                    n += _nested_total(j.eqns, measure)
     return n
+
+
+def size(eqns: Sequence[Eqn]) -> int:
+    """The number of equations in `eqns`, those of the jaxprs they hold included."""
+    return _nested_total(eqns, lambda e: 1)
 
 
 def loop_of(kernel: Jaxpr) -> Eqn | None:
@@ -94,15 +99,7 @@ def loop_of(kernel: Jaxpr) -> Eqn | None:
 
 def work(eqns: Sequence[Eqn]) -> int:
     """The elements the equations `eqns` compute, those of the jaxprs they hold included."""
-    n = 0
-    for e in eqns:
-        n += sum(math.prod(v.aval.shape) for v in e.outputs)
-        for value in e.params.values():
-            for j in value if isinstance(value, (tuple, list)) else (value,):
-                j = j.jaxpr if isinstance(j, ClosedJaxpr) else j
-                if isinstance(j, Jaxpr):
-                    n += work(j.eqns)
-    return n
+    return _nested_total(eqns, lambda e: sum(math.prod(v.aval.shape) for v in e.outputs))
 
 
 def _lines(kernel: Jaxpr) -> int:
