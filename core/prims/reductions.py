@@ -25,7 +25,7 @@ from core.prims.shapes import (
     squeeze,
     transpose,
 )
-from core.prims.sum_order import in_order, xla_sum
+from core.prims.sum_order import fold_axes_last, in_order, xla_sum
 from core.trace import get_aval
 
 
@@ -117,10 +117,8 @@ jax_params(reduce_sum_p, out_sharding=None)
 
 
 def _in_order_impl(x, *, axes):
-    kept = [i for i in range(x.ndim) if i not in axes]
-    flat = np.transpose(x, kept + list(axes)).reshape([x.shape[i] for i in kept] + [-1])
     with np.errstate(invalid="ignore", over="ignore"):
-        return in_order(flat)
+        return in_order(fold_axes_last(x, tuple(axes)))
 
 
 # `reduce_sum` adding the elements one after the other from 0, in row-major order of the

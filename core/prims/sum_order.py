@@ -74,7 +74,7 @@ def in_order(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.asarray(last + x.dtype.type(0), x.dtype)
 
 
-def _fold_axes_last(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+def fold_axes_last(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """`x` with `axes` moved to the end (in order) and flattened into one."""
     kept = [i for i in range(x.ndim) if i not in axes]
     moved = np.transpose(x, kept + list(axes))
@@ -98,9 +98,9 @@ def window_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
             shape += [count, w]
             inner.append(len(shape) - 1)
         x = np.pad(x, pads).reshape(shape)
-        x = in_order(_fold_axes_last(x, tuple(inner)))
+        x = in_order(fold_axes_last(x, tuple(inner)))
         # the window axes are gone: the reduced axes keep their places, now window counts
-    return in_order(_fold_axes_last(x, axes))
+    return in_order(fold_axes_last(x, axes))
 
 
 def _fours(x: np.ndarray) -> np.ndarray:
