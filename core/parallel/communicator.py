@@ -151,8 +151,33 @@ HELP_NS = 2_000_000
 HELP_SHARE = 0.5
 HELP_PAUSE_S = 1.0
 HELP_PAUSE_MAX_S = 16.0
-_help_paused_until = [0.0]
-_help_pause = [HELP_PAUSE_S]  # the next pause (see above)
+
+
+class _HelpGate:
+    """When calls may join the desk again (`until`, in `time.monotonic()` seconds) and how long
+    the next call that helps without its cores keeps them from it (`pause`; see above)."""
+
+    __slots__ = ("pause", "until")
+
+    def __init__(self) -> None:
+        self.until = 0.0
+        self.pause = HELP_PAUSE_S
+
+    def open(self) -> bool:
+        """Whether a call may join the desk now."""
+        return time.monotonic() >= self.until
+
+    def ended(self, had_cores: bool) -> None:
+        """Notes a call that helped: with its cores the pause is `HELP_PAUSE_S` again; without,
+        the desk closes for the pause, which doubles (up to `HELP_PAUSE_MAX_S`)."""
+        if had_cores:
+            self.pause = HELP_PAUSE_S
+        else:
+            self.until = time.monotonic() + self.pause
+            self.pause = min(HELP_PAUSE_MAX_S, 2 * self.pause)
+
+
+_help_gate = _HelpGate()
 _FUTEX_WAKE_PRIVATE = 129
 _SYS_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine)
 
@@ -375,18 +400,15 @@ class ThreadCommunicator:
         cpu, wall = map(sum, zip(*self._busy))
         if not self._helped:
             return
-        if cpu < HELP_SHARE * wall:  # the devices lacked their cores
-            _help_paused_until[0] = time.monotonic() + _help_pause[0]
-            _help_pause[0] = min(HELP_PAUSE_MAX_S, 2 * _help_pause[0])
-        elif wall > 0:
-            _help_pause[0] = HELP_PAUSE_S
+        if wall > 0:  # (a call that ran nothing tells nothing)
+            _help_gate.ended(had_cores=cpu >= HELP_SHARE * wall)
 
     def join_desk(self) -> None:
         """Lets this call's devices help each other at its collectives (`_join_desk`), unless
         a call's devices lacked their cores within the pause that set (`release`); until
         `leave_desk`, which the call must reach however it ends."""
         block = self.block
-        if block is None or block.words[DESK] != 0 or time.monotonic() < _help_paused_until[0]:
+        if block is None or block.words[DESK] != 0 or not _help_gate.open():
             return
         block.words[DESK] = _join_desk(self.size)
         self._helped = block.words[DESK] != 0

@@ -124,7 +124,7 @@ def test_a_device_waiting_at_a_collective_runs_pieces_of_the_others_loops(monkey
     from core.backends.llvm import pool
 
     monkeypatch.setattr(communicator, "HELP_SHARE", 0.0)  # next to busy processes too
-    monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
+    monkeypatch.setattr(communicator, "_help_gate", communicator._HelpGate())
     w = np.random.default_rng(0).normal(size=(384, 384)).astype(np.float32) / 20
 
     def f(x, n):
@@ -178,8 +178,7 @@ def test_the_devices_help_each_other_only_while_they_get_their_cores(monkeypatch
     tries it again."""
     desk = _Desk()
     monkeypatch.setattr(communicator, "_desk", [lambda: desk])
-    monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
-    monkeypatch.setattr(communicator, "_help_pause", [communicator.HELP_PAUSE_S])
+    monkeypatch.setattr(communicator, "_help_gate", communicator._HelpGate())
     monkeypatch.setattr(communicator.threads, "affinity_cores", lambda: 2)
 
     def call(busy: bool) -> bool:
@@ -196,7 +195,7 @@ def test_the_devices_help_each_other_only_while_they_get_their_cores(monkeypatch
     with core.config.override("pmap_devices_help", True):
         assert call(True)
         assert call(False) == helps
-        communicator._help_paused_until[0] -= communicator.HELP_PAUSE_S
+        communicator._help_gate.until -= communicator.HELP_PAUSE_S
         assert call(False)
 
 
@@ -216,8 +215,7 @@ def test_the_pause_from_the_desk_doubles_while_helping_calls_lack_their_cores(
     helped with its cores sets it back to `HELP_PAUSE_S`."""
     desk = _Desk()
     monkeypatch.setattr(communicator, "_desk", [lambda: desk])
-    monkeypatch.setattr(communicator, "_help_paused_until", [0.0])
-    monkeypatch.setattr(communicator, "_help_pause", [communicator.HELP_PAUSE_S])
+    monkeypatch.setattr(communicator, "_help_gate", communicator._HelpGate())
     monkeypatch.setattr(communicator.threads, "affinity_cores", lambda: 2)
     clock = [1000.0]
     monkeypatch.setattr(communicator.time, "monotonic", lambda: clock[0])
@@ -234,5 +232,5 @@ def test_the_pause_from_the_desk_doubles_while_helping_calls_lack_their_cores(
             c.leave_desk()
             c.release()
             if pause is not None:
-                assert communicator._help_paused_until[0] == clock[0] + pause
-            communicator._help_paused_until[0] = 0.0
+                assert communicator._help_gate.until == clock[0] + pause
+            communicator._help_gate.until = 0.0
