@@ -132,6 +132,11 @@ _DEFAULTS: dict[str, Any] = {
     "transfer_guard_device_to_device": "allow",
     "transfer_guard_device_to_host": "allow",
     "debug_key_reuse": False,
+    # Raw `uint32` keys given to `core.random` functions: 'allow', 'warn' (a UserWarning) or
+    # 'error' (ValueError), as JAX's jax_legacy_prng_key; with jax_enable_custom_prng,
+    # `random.PRNGKey` returns a typed key, as `random.key` does.
+    "legacy_prng_key": "allow",
+    "enable_custom_prng": False,
 }
 # JAX 0.10.2 options about XLA's optimizations, its compilation cache, debugging checks, logging
 # and multi-host plumbing that test suites and examples set (Flax's imagenet tests set
@@ -166,6 +171,16 @@ _NO_EFFECT: dict[str, Any] = {
     "cpu_collectives_implementation": "gloo",
     "distributed_debug": False,
     "enable_preemption_service": True,
+    # JAX 0.10.2 options with their own context managers (`jax.softmax_custom_jvp`, ...): softmax's
+    # derivative and f16 reductions are computed the same either way here, and numbax has no
+    # thread, garbage-collection or mesh-axis type checks, nor jax2tf.
+    "softmax_custom_jvp": False,
+    "allow_f16_reductions": True,
+    "thread_guard": False,
+    "array_garbage_collection_guard": None,
+    "jax2tf_associative_scan_reductions": False,
+    "auto_pcast": True,
+    "remove_size_one_mesh_axis_from_type": False,
 }
 _DEFAULTS.update(_NO_EFFECT)
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
@@ -253,6 +268,8 @@ def _validate(key: str, value: Any) -> None:
             "jax_debug_key_reuse=True is not implemented: numbax does not track the use of "
             "PRNG keys; split keys explicitly (random.split) for each use."
         )
+    elif key == "legacy_prng_key" and value not in ("allow", "warn", "error"):
+        raise ValueError(f"{value!r} is not a valid LegacyPrngKeyState")
     elif key == "jit_kernels" and value not in ("auto", "many", "one"):
         raise ValueError(f"jit_kernels must be 'auto', 'many' or 'one', got {value!r}.")
     elif key == "default_matmul_precision" and value not in (None, *_MATMUL_PRECISIONS):
@@ -509,13 +526,15 @@ def debug_key_reuse(new_val: bool = True) -> contextlib.AbstractContextManager:
     return config.override("debug_key_reuse", new_val)
 
 
-def _transfer_guard(name: str, doc: str) -> Any:
-    def guard(new_val: str) -> contextlib.AbstractContextManager:
+def _option_context(name: str, doc: str) -> Any:
+    """The context manager `jax.<name>`: `with <name>(value):` sets the option in a block."""
+
+    def context(new_val: Any) -> contextlib.AbstractContextManager:
         return config.override(name, new_val)
 
-    guard.__name__ = name
-    guard.__doc__ = doc
-    return guard
+    context.__name__ = name
+    context.__doc__ = doc
+    return context
 
 
 _GUARD_DOC = (
@@ -523,17 +542,46 @@ _GUARD_DOC = (
     "'disallow', 'log_explicit' or 'disallow_explicit'. numbax's arrays live in host memory, "
     "so there are no transfers to guard and every level lets the program run as 'allow'."
 )
-transfer_guard_host_to_device = _transfer_guard(
+transfer_guard_host_to_device = _option_context(
     "transfer_guard_host_to_device",
     _GUARD_DOC.format("host-to-device", "transfer_guard_host_to_device"),
 )
-transfer_guard_device_to_device = _transfer_guard(
+transfer_guard_device_to_device = _option_context(
     "transfer_guard_device_to_device",
     _GUARD_DOC.format("device-to-device", "transfer_guard_device_to_device"),
 )
-transfer_guard_device_to_host = _transfer_guard(
+transfer_guard_device_to_host = _option_context(
     "transfer_guard_device_to_host",
     _GUARD_DOC.format("device-to-host", "transfer_guard_device_to_host"),
+)
+legacy_prng_key = _option_context(
+    "legacy_prng_key",
+    "Context manager for `jax.legacy_prng_key`: what `core.random` functions do with raw "
+    "`uint32` keys ('allow', 'warn': a UserWarning, 'error': ValueError).",
+)
+enable_custom_prng = _option_context(
+    "enable_custom_prng",
+    "Context manager for `jax.enable_custom_prng`: `random.PRNGKey` returns typed keys when True.",
+)
+_NO_EFFECT_DOC = "Context manager for `jax.{}`: accepted, without effect here (see `config`)."
+softmax_custom_jvp = _option_context(
+    "softmax_custom_jvp", _NO_EFFECT_DOC.format("softmax_custom_jvp")
+)
+allow_f16_reductions = _option_context(
+    "allow_f16_reductions", _NO_EFFECT_DOC.format("allow_f16_reductions")
+)
+thread_guard = _option_context("thread_guard", _NO_EFFECT_DOC.format("thread_guard"))
+array_garbage_collection_guard = _option_context(
+    "array_garbage_collection_guard", _NO_EFFECT_DOC.format("array_garbage_collection_guard")
+)
+jax2tf_associative_scan_reductions = _option_context(
+    "jax2tf_associative_scan_reductions",
+    _NO_EFFECT_DOC.format("jax2tf_associative_scan_reductions"),
+)
+auto_pcast = _option_context("auto_pcast", _NO_EFFECT_DOC.format("auto_pcast"))
+remove_size_one_mesh_axis_from_type = _option_context(
+    "remove_size_one_mesh_axis_from_type",
+    _NO_EFFECT_DOC.format("remove_size_one_mesh_axis_from_type"),
 )
 
 

@@ -18,7 +18,7 @@ run on the devices too. Inside the mapped function use `grad` as usual: its grad
 device, and `lax.pmean(grads, "i")` averages them over the devices. A pmap called inside
 another pmap's per-device program maps as `vmap` on that device's thread.
 
-`process_count`, `host_count`, `host_id`, `effects_barrier` and `live_arrays` answer the
+`process_count`, `host_count`, `host_id`, `host_ids`, `effects_barrier` and `live_arrays` answer the
 multi-process queries of JAX.
 """
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import operator
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -58,6 +59,7 @@ __all__ = [
     "effects_barrier",
     "host_count",
     "host_id",
+    "host_ids",
     "live_arrays",
     "pmap",
     "process_count",
@@ -558,6 +560,23 @@ def host_count(backend: str | None = None) -> int:
 def host_id(backend: str | None = None) -> int:
     """Deprecated JAX alias of `process_index`."""
     return process_index()
+
+
+def host_ids(backend: str | None = None) -> list[int]:
+    """Deprecated JAX alias of `process_indices` (warns, as JAX does).
+
+    Args:
+      backend: accepted, as the CPU is the only one.
+
+    Returns:
+      The indices of the processes.
+    """
+    warnings.warn(
+        "core.host_ids has been renamed to core.process_indices; use that.",
+        UserWarning,
+        stacklevel=2,
+    )
+    return list(range(process_count(backend)))
 
 
 def effects_barrier() -> None:

@@ -25,6 +25,7 @@ __all__ = [*_base, *_distributions]
 def _in_key_scope(fn):
     @functools.wraps(fn)
     def wrapper(key, *args, **kwargs):
+        _random_base.check_legacy_key(fn.__name__, key)
         with _random_base.key_scope(key):
             return fn(key, *args, **kwargs)
 

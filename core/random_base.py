@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextvars
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -113,6 +114,9 @@ _IMPLS = prng.IMPLS
 # The implementation of the typed key a function of `core.random` runs on (`key_scope`): the
 # keys it passes around internally, as bare data, are keys of that implementation.
 _IMPL = contextvars.ContextVar("prng_impl", default="threefry2x32")
+# Whether a function of `core.random` is running (`key_scope`): the raw keys it passes to others
+# are not the program's (`check_legacy_key`).
+_IN_CALL = contextvars.ContextVar("random_call", default=False)
 
 
 def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArray:
@@ -147,7 +151,7 @@ def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArra
 def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's name)
     """A raw PRNG key from an integer seed: the `uint32[2]` array `[seed >> 32, seed &
     0xFFFFFFFF]` (JAX's legacy keys; `key` makes a typed one); `uint32[4]`, those words twice,
-    for `impl="rbg"`/`"unsafe_rbg"`.
+    for `impl="rbg"`/`"unsafe_rbg"`; a typed key, as `key`'s, under `jax_enable_custom_prng`.
 
     Args:
       seed: a Python int or an integer scalar array (may be traced).
@@ -157,7 +161,8 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
       The key data, a `uint32[2]` (or `uint32[4]`) array.
     """
     impl = _IMPLS[_check_impl(impl)]
-    return prng.random_unwrap(prng.random_seed(_seed("PRNGKey", seed), impl))
+    keys = prng.random_seed(_seed("PRNGKey", seed), impl)
+    return keys if config.enable_custom_prng else prng.random_unwrap(keys)
 
 
 def _seed(ctor_name: str, seed: Any) -> Any:
@@ -214,6 +219,7 @@ def key_data(keys: Any) -> Any:
     Returns:
       The data, a `uint32[*keys.shape, 2]` array.
     """
+    check_legacy_key("key_data", keys)
     keys = _check_key("key_data", keys, batched=True)
     return prng.random_unwrap(keys) if typed(keys) else keys
 
@@ -301,15 +307,17 @@ def impl_scope(name: str) -> Any:
 
 
 class _Scope:
-    __slots__ = ("_impl", "_token")
+    __slots__ = ("_call", "_impl", "_token")
 
     def __init__(self, impl: str | None) -> None:
         self._impl = impl
 
     def __enter__(self) -> None:
         self._token = _IMPL.set(self._impl) if self._impl else None
+        self._call = _IN_CALL.set(True)
 
     def __exit__(self, *exc: Any) -> None:
+        _IN_CALL.reset(self._call)
         if self._token is not None:
             _IMPL.reset(self._token)
 
@@ -356,6 +364,26 @@ def _check_key(name: str, key: Any, batched: bool = False) -> Any:
     if not batched and get_aval(data).ndim != 1:
         raise BatchedKeyError(_batched_message(name, get_aval(data).shape))
     return data
+
+
+_LEGACY_KEY = (
+    "Legacy uint32 key array passed as key to jax.random function. Please create keys using "
+    'jax.random.key(). If use of a raw key array was intended, set jax_legacy_prng_key="allow".'
+)
+
+
+def check_legacy_key(name: str, key: Any) -> None:
+    """JAX's answer to raw key data given to the `core.random` function `name` by the program
+    (not by another `core.random` function) under `jax_legacy_prng_key` 'warn' (a UserWarning)
+    or 'error' (ValueError); `clone` takes any key."""
+    level = config.legacy_prng_key
+    if level == "allow" or _IN_CALL.get() or name == "clone" or not hasattr(key, "dtype"):
+        return
+    if typed(key):
+        return
+    if level == "error":
+        raise ValueError(_LEGACY_KEY)
+    warnings.warn(_LEGACY_KEY, UserWarning, stacklevel=3)
 
 
 def _check_arraylike(name: str, key: Any) -> None:

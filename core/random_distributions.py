@@ -65,6 +65,7 @@ from core.random_base import (
     _split_keys,
     _typed_like,
     _uniform,
+    check_legacy_key,
     exponential,
     impl_scope,
     rademacher,
@@ -138,6 +139,7 @@ def clone(key: Any) -> Any:
 
 def key_impl(keys: Any) -> str:
     """The name of the PRNG implementation of `keys` (`"threefry2x32"` for raw data)."""
+    check_legacy_key("key_impl", keys)
     keys = _check_key("key_impl", keys, batched=True)
     return prng.impl_of(keys.dtype).name if typed(keys) else "threefry2x32"
 

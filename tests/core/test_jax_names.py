@@ -36,6 +36,16 @@ def test_devices_are_jax_devices():
         (core.numpy_rank_promotion, "numpy_rank_promotion", "allow"),
         (core.threefry_partitionable, "threefry_partitionable", True),
         (core.default_prng_impl, "default_prng_impl", "threefry2x32"),
+        # JAX 0.10.2's options accepted without effect here
+        (core.softmax_custom_jvp, "softmax_custom_jvp", True),
+        (core.allow_f16_reductions, "allow_f16_reductions", False),
+        (core.thread_guard, "thread_guard", True),
+        (core.array_garbage_collection_guard, "array_garbage_collection_guard", "allow"),
+        (core.jax2tf_associative_scan_reductions, "jax2tf_associative_scan_reductions", True),
+        (core.auto_pcast, "auto_pcast", False),
+        (core.remove_size_one_mesh_axis_from_type, "remove_size_one_mesh_axis_from_type", True),
+        (core.legacy_prng_key, "legacy_prng_key", "warn"),
+        (core.enable_custom_prng, "enable_custom_prng", True),
     ],
 )
 def test_flag_context_managers(manager, flag, value):
@@ -49,3 +59,30 @@ def test_flag_context_managers(manager, flag, value):
 def test_flag_context_managers_refuse_what_numbax_does_not_implement():
     with pytest.raises(NotImplementedError), core.threefry_partitionable(False):
         pass
+
+
+def test_option_defaults_are_jax_0_10_2s():
+    # JAX 0.10.2: jax.config.jax_<name> for each
+    defaults = {
+        "softmax_custom_jvp": False,
+        "allow_f16_reductions": True,
+        "thread_guard": False,
+        "array_garbage_collection_guard": None,
+        "auto_pcast": True,
+        "remove_size_one_mesh_axis_from_type": False,
+        "legacy_prng_key": "allow",
+        "enable_custom_prng": False,
+    }
+    assert {name: core.config.read(name) for name in defaults} == defaults
+
+
+def test_legacy_prng_key_level_is_checked():
+    # JAX 0.10.2: ValueError: 'bad' is not a valid LegacyPrngKeyState
+    with pytest.raises(ValueError, match="'bad' is not a valid LegacyPrngKeyState"):
+        core.config.update("jax_legacy_prng_key", "bad")
+
+
+def test_host_ids_warns_and_lists_the_processes():
+    # JAX 0.10.2: jax.host_ids() warns (UserWarning) and returns [0]
+    with pytest.warns(UserWarning, match="process_indices"):
+        assert core.host_ids() == [0]

@@ -666,3 +666,43 @@ def test_sampler_errors_have_jaxs_first_lines(run, first, cls):
     with pytest.raises(cls) as info:
         run()
     assert str(info.value).split("\n")[0] == first
+
+
+# JAX 0.10.2 under `with jax.legacy_prng_key("error")`: the program's raw keys raise
+# ValueError ("Legacy uint32 key array passed as key to jax.random function. ..."), typed keys
+# and the raw keys the samplers pass around inside do not; `clone` and `wrap_key_data` take any.
+@pytest.mark.parametrize(
+    "call,raises",
+    [
+        (lambda: random.split(random.PRNGKey(0)), True),
+        (lambda: random.normal(jnp.array([0, 1], jnp.uint32)), True),
+        (lambda: random.fold_in(random.PRNGKey(0), 1), True),
+        (lambda: random.key_data(random.PRNGKey(0)), True),
+        (lambda: random.key_impl(random.PRNGKey(0)), True),
+        (lambda: core.jit(random.split)(random.PRNGKey(0)), True),
+        (lambda: random.clone(random.PRNGKey(0)), False),
+        (lambda: random.wrap_key_data(random.PRNGKey(0)), False),
+        (lambda: random.gamma(random.key(0), 2.0), False),
+        (lambda: random.beta(random.key(0), 2.0, 3.0), False),
+        (lambda: random.dirichlet(random.key(0), jnp.ones(3)), False),
+        (lambda: random.ball(random.key(0), 2), False),
+        (lambda: core.vmap(random.normal)(random.split(random.key(0))), False),
+    ],
+)
+def test_legacy_prng_key_error(call, raises):
+    with core.legacy_prng_key("error"):
+        if raises:
+            with pytest.raises(ValueError, match="^Legacy uint32 key array passed as key"):
+                call()
+        else:
+            call()
+
+
+def test_legacy_prng_key_warn_and_custom_prng():
+    with core.legacy_prng_key("warn"), pytest.warns(UserWarning, match="Legacy uint32 key"):
+        random.normal(random.PRNGKey(0))
+    # JAX 0.10.2: under enable_custom_prng, PRNGKey(3) is a typed key<fry>[] over [0 3]
+    with core.enable_custom_prng(True):
+        k = random.PRNGKey(3)
+    assert random.key_impl(k) == "threefry2x32" and k.shape == ()
+    np.testing.assert_array_equal(random.key_data(k), np.array([0, 3], np.uint32))
