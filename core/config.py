@@ -103,6 +103,10 @@ _DEFAULTS: dict[str, Any] = {
     # structures it changes (chunked and threaded reductions, scan rows) are its own.
     "jit_xla_sum_order": os.environ.get("NUMBAX_JIT_XLA_SUM_ORDER", "0")
     not in ("0", "false", "False"),
+    # A top-level jitted call of a large batch-separable program splits its batch over the
+    # local devices, one thread each (core/jit/batch_split/; NUMBAX_JIT_BATCH_SPLIT=1); read
+    # when a signature is first called.
+    "jit_batch_split": os.environ.get("NUMBAX_JIT_BATCH_SPLIT", "0") not in ("0", "false", "False"),
     # Asynchronous dispatch (core/jit/dispatch.py): JAX's switch (False: every jitted call runs
     # inline, synchronously), and the estimated run time from which a call is worth the
     # hand-off to its device's thread (0: every call).

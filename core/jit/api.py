@@ -342,6 +342,7 @@ class _Entry:
         "unused",
         "donations",
         "staged",
+        "split",
     )
 
     def __init__(self, jaxpr, consts, out_tree, refs=(), staged=None):
@@ -362,6 +363,7 @@ class _Entry:
         self.specs: dict = {}  # inputs' specs -> outputs' (`call_path._out_specs`)
         self.unused: frozenset | None = None  # leaves it never reads (`donation.unused_leaves`)
         self.donations: dict = {}  # donated and output avals -> those taken (`donation.usable`)
+        self.split = None  # `batch_split.Split`, or why not (decided on its first call)
 
 
 class Jitted:
@@ -756,8 +758,16 @@ class Jitted:
                 for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]
         kernel = getattr(entry.exe, "kernel", None)
+        if config.jit_batch_split and entry.split is None:
+            from core.jit import batch_split  # noqa: PLC0415
+
+            entry.split = batch_split.for_signature(
+                entry.jaxpr, len(entry.consts), entry.exe, backend, name, entry.cost
+            )
+        if callable(entry.split):  # the split program: a list out, as the numpy backend's
+            kernel = None
         if kernel is None:  # the numpy backend returns a list of arrays
-            kernel = entry.exe
+            kernel = entry.split if callable(entry.split) else entry.exe
             head, exprs = "", [f"r[{k}]" for k in range(len(entry.jaxpr.outvars))]
         else:
             from core.jit.codegen import unpack_results  # noqa: PLC0415

@@ -115,7 +115,9 @@ class Plan:
                 MISSING,
                 {
                     k: functools.partial(
-                        communicator.call_exchange, k in self.unread[rank], self.chained[k]
+                        communicator.call_exchange,
+                        k in self.unread[rank],
+                        self.chained.get(k, False),
                     )
                     for k in self.unread[rank] | self.chained.keys()
                 },

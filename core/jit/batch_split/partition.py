@@ -1,0 +1,157 @@
+"""The per-device program of a batch-split jaxpr.
+
+`per_device(jaxpr, plan, axis_name)` re-stages the jaxpr on the per-device shapes: each equation
+is bound again on its inputs converted to the states its step wants (one conversion per
+variable and wanted state, shared by its users), with its shape parameters made local; a split
+reduction ends with its collective (`pmax`/`pmin`), a `scan` gets its body staged the same way.
+The collectives (`psum`, `all_gather`, `axis_index`) name a private axis, bound by the caller
+(`core.parallel.axis_env.tracing`). The outputs leave replicated, so every device returns the
+unsplit program's values and device 0's are the call's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import ir, lax
+from core.avals import ShapedArray
+from core.interpreters.partial_eval import close_over_consts, trace_to_jaxpr
+from core.jit.batch_split.propagate import P, Plan, R, local_shape
+
+__all__ = ["per_device"]
+
+
+def _local_avals(vars_: list, states: list, n: int) -> list[ShapedArray]:
+    return [
+        ShapedArray(local_shape(v.aval.shape, s, n), v.aval.dtype, v.aval.weak_type)
+        for v, s in zip(vars_, states)
+    ]
+
+
+class _Emitter:
+    """Binds a plan's equations on per-device values (one staged jaxpr)."""
+
+    def __init__(self, plan: Plan, axis: Any):
+        self.plan, self.axis, self.n = plan, axis, plan.n
+        self.env: dict = {}
+        self.converted: dict = {}
+
+    def read(self, x: Any) -> Any:
+        return x.as_array() if isinstance(x, ir.Literal) else self.env[x]
+
+    def value(self, x: Any, want: Any) -> Any:
+        """`x`'s per-device value in the state `want` (converted once per variable)."""
+        have = self.plan.state(x)
+        val = self.read(x)
+        if have == want or x.aval.ndim == 0 and have == R and want != P:
+            return val
+        key = (x, want)
+        if key not in self.converted:
+            self.converted[key] = convert(val, have, want, x.aval, self.axis, self.n)
+        return self.converted[key]
+
+    def run(self, jaxpr: ir.Jaxpr, args: list) -> None:
+        for v, a in zip(jaxpr.invars, args):
+            self.env[v] = a
+        for eqn, step in zip(jaxpr.eqns, self.plan.steps):
+            ins = [self.value(x, w) for x, w in zip(eqn.inputs, step.want)]
+            outs = self.bind(eqn, step, ins)
+            for v, o in zip(eqn.outputs, outs):
+                self.env[v] = o
+
+    def bind(self, eqn: ir.Eqn, step: Any, ins: list) -> list:
+        if step.body is not None:
+            return _scan(eqn, step, ins, self.axis)
+        params = _local_params(eqn, step, self.n)
+        out = eqn.prim.bind(*ins, **params)
+        outs = list(out) if eqn.prim.multiple_results else [out]
+        if step.reduce is not None:
+            outs = [getattr(lax, step.reduce)(o, self.axis) for o in outs]
+        return outs
+
+
+def convert(val: Any, have: Any, want: Any, aval: Any, axis: Any, n: int) -> Any:
+    """`val` (a per-device value of global `aval` in state `have`) in state `want`."""
+    if have == P:
+        val, have = lax.psum(val, axis), R
+    elif isinstance(have, int):
+        val, have = lax.all_gather(val, axis, axis=have, tiled=True), R
+    if want == R:
+        return val
+    if want == P:  # device 0 keeps the value, the others hold zeros
+        first = lax.eq(lax.axis_index(axis), np.int32(0))
+        return lax.select(
+            lax.broadcast(first, tuple(np.shape(val))) if np.ndim(val) else first,
+            val,
+            lax.zeros_like_array(val),
+        )
+    size = aval.shape[want] // n
+    start = lax.mul(lax.axis_index(axis), np.int32(size))
+    return lax.dynamic_slice_in_dim(val, start, size, axis=want)
+
+
+def _local_params(eqn: ir.Eqn, step: Any, n: int) -> dict:
+    """`eqn`'s parameters for its per-device shapes."""
+    params = dict(eqn.params)
+    out = eqn.outputs[0].aval.shape if eqn.outputs else ()
+    local = local_shape(out, step.outs[0], n) if eqn.outputs else ()
+    for key in ("shape", "new_sizes"):
+        if key in params and tuple(params[key]) == tuple(out):
+            params[key] = local
+    if eqn.prim.name == "slice" and isinstance(step.want[0], int):
+        limits = list(params["limit_indices"])
+        limits[step.want[0]] //= n
+        params["limit_indices"] = tuple(limits)
+    if eqn.prim.name == "gather" and isinstance(step.want[0], int):
+        sizes = list(params["slice_sizes"])
+        k = step.want[0]
+        if sizes[k] == eqn.inputs[0].aval.shape[k]:
+            sizes[k] //= n
+        params["slice_sizes"] = tuple(sizes)
+    return params
+
+
+def _scan(eqn: ir.Eqn, step: Any, ins: list, axis: Any) -> list:
+    """The scan of `eqn` with its body staged per device."""
+    p = eqn.params
+    body, plan = p["jaxpr"], step.body
+    in_states = [plan.state(v) for v in body.invars]
+    avals = _local_avals(body.invars, in_states, plan.n)
+
+    def local_body(*args: Any) -> list:
+        emit = _Emitter(plan, axis)
+        emit.run(body, list(args))
+        return [emit.value(v, s) for v, s in zip(body.outvars, step.body_out)]
+
+    staged, consts = trace_to_jaxpr(local_body, avals, dce=False)
+    local = close_over_consts(staged)
+    params = dict(p, jaxpr=local, num_consts=p["num_consts"] + len(consts))
+    if "linear" in params:
+        params["linear"] = (False,) * len(consts) + tuple(params["linear"])
+    return list(eqn.prim.bind(*consts, *ins, **params))
+
+
+def per_device(jaxpr: ir.Jaxpr, plan: Plan, axis: Any) -> tuple[ir.Jaxpr, list]:
+    """The per-device program of `jaxpr` under `plan` (its inputs in their planned states, on
+    the per-device shapes; its outputs replicated), with the collectives over `axis`.
+
+    Args:
+      jaxpr: the (inlined) program.
+      plan: its plan (`propagate.propagate`).
+      axis: the private axis name, bound by the caller while this stages.
+
+    Returns:
+      (a constvar-free jaxpr whose leading inputs are the consts, the consts' values).
+    """
+    in_states = [plan.state(v) for v in jaxpr.invars]
+    avals = _local_avals(jaxpr.invars, in_states, plan.n)
+
+    def fun(*args: Any) -> list:
+        emit = _Emitter(plan, axis)
+        emit.run(jaxpr, list(args))
+        return [emit.value(v, R) for v in jaxpr.outvars]
+
+    staged, consts = trace_to_jaxpr(fun, avals, dce=True)
+    return close_over_consts(staged), consts
