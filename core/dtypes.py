@@ -204,6 +204,10 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
     Returns:
       The canonical dtype.
     """
+    if fun_name and _is_object_dtype(dtype):
+        raise TypeError(
+            f"JAX only supports number, bool, and string dtypes, got dtype {dtype} in {fun_name}"
+        )
     dt = canonicalize_dtype(dtype)
     if type(dt) is KeyDType:
         return dt
@@ -218,6 +222,13 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
             stacklevel=3,
         )
     return dt
+
+
+def _is_object_dtype(dtype: Any) -> bool:
+    """Whether `dtype` asks for numpy's object dtype (`object`, `np.object_`, 'O')."""
+    if isinstance(dtype, np.dtype):
+        return dtype.kind == "O"
+    return dtype is object or dtype is np.object_ or dtype in ("O", "object")
 
 
 @functools.cache

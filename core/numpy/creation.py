@@ -100,6 +100,8 @@ def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
             if wide is not None:
                 val = np.array(object, dtype=wide)
         if val.dtype == object_dtype:
+            if any(leaf is None for leaf in _leaves(object)):
+                raise ValueError("None is not a valid value for jnp.array")
             if _has_python_int(object):
                 raise OverflowError(
                     "Python int too large to convert to C long\n"

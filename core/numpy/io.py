@@ -118,8 +118,11 @@ def fromiter(*args: Any, **kwargs: Any) -> Any:
     """
     raise NotImplementedError(
         "jnp.fromiter() is not implemented because it may be non-pure and thus unsafe for use "
-        "with jit and other transformations (it consumes the iterable). Use "
-        "jnp.asarray(np.fromiter(...)) instead, outside transformed functions."
+        "with JIT and other JAX transformations. Consider using jnp.asarray(np.fromiter(...)) "
+        "instead, although care should be taken if np.fromiter is used within a jax "
+        "transformations because of its potential side-effect of consuming the iterable object; "
+        "for more information see "
+        "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions"
     )
 
 

@@ -121,28 +121,53 @@ def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     return bool(np.can_cast(from_, to, casting=casting))
 
 
+# The array API's kind names and the scalar classes they stand for (JAX's extended dtypes
+# included: bfloat16 and float8 are real floating, int4/uint2 integral).
 _KINDS = {
-    "bool": "b",
-    "signed integer": "i",
-    "unsigned integer": "u",
-    "integral": "iu",
-    "real floating": "f",
-    "complex floating": "c",
-    "numeric": "iufc",
+    "bool": (np.bool_,),
+    "signed integer": (np.signedinteger,),
+    "unsigned integer": (np.unsignedinteger,),
+    "integral": (np.integer,),
+    "real floating": (np.floating,),
+    "complex floating": (np.complexfloating,),
+    "numeric": (np.integer, np.floating, np.complexfloating),
 }
 
 
 def isdtype(dtype: Any, kind: Any) -> bool:
-    """The array-API dtype predicate (`kind` a dtype, a kind name, or a tuple of them)."""
+    """The array-API dtype predicate, as JAX's.
+
+    Args:
+      dtype: a dtype (or anything `jnp.dtype` takes).
+      kind: a dtype, a kind name ('bool', 'signed integer', 'unsigned integer', 'integral',
+        'real floating', 'complex floating', 'numeric') or a tuple of them.
+
+    Returns:
+      Whether `dtype` is one of `kind`.
+    """
     dt = np.dtype(dtype)
     kinds = kind if isinstance(kind, tuple) else (kind,)
     for k in kinds:
         if isinstance(k, str) and k in _KINDS:
-            if dt.kind in _KINDS[k]:
+            if any(dtypes.issubdtype(dt, c) for c in _KINDS[k]):
                 return True
-        elif np.dtype(k) == dt:
+        elif _kind_dtype(k) == dt:
             return True
     return False
+
+
+def _kind_dtype(kind: Any) -> np.dtype:
+    """A dtype `kind` of `isdtype`, with JAX's errors for the others."""
+    try:
+        if not isinstance(kind, (list, dict, set)):
+            return np.dtype(kind)
+    except TypeError:
+        if isinstance(kind, str):
+            raise ValueError(
+                f"Unrecognized kind={kind!r} expected one of {list(_KINDS)}, or a compatible "
+                "input for jnp.dtype()"
+            ) from None
+    raise TypeError(f"Expected kind to be a dtype, string, or tuple; got kind={kind!r}")
 
 
 def iscomplexobj(x: Any) -> bool:

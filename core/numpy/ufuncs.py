@@ -140,7 +140,7 @@ arctan2 = _binary("arctan2", ew.atan2, inexact=True, names=("x1", "x2"))
 def atan2(x1: Any, x2: Any, /) -> Any:
     """`arctan2` of the operands promoted to their common dtype first, as JAX's alias: a
     negative Python int beside an unsigned array wraps (`atan2(uint8, -2)` divides by 254)."""
-    return arctan2(*promote_args("atan2", x1, x2))
+    return arctan2(*promote_args("atan2", x1, x2, lax_shapes=True))
 
 
 equal = _binary("equal", ew.eq)

@@ -76,7 +76,8 @@ def _cmp(a: Any, b: Any, exact: bool, path: str = "") -> list[str]:
         if kind == "arr" and a[3] != b[3]:
             out.append(f"{path}: weak_type {a[3]} vs jax {b[3]}")
         va, vb = np.asarray(a[-1]), np.asarray(b[-1])
-        if va.dtype.kind in "fc" or vb.dtype.kind in "fc" or str(va.dtype) == "bfloat16":
+        small_float = str(va.dtype).startswith(("bfloat16", "float8", "float6", "float4"))
+        if va.dtype.kind in "fc" or vb.dtype.kind in "fc" or small_float:
             fa = va.astype(np.complex128 if va.dtype.kind == "c" else np.float64)
             fb = vb.astype(np.complex128 if vb.dtype.kind == "c" else np.float64)
             if exact:

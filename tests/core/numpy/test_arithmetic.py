@@ -294,7 +294,13 @@ def test_complex_multiply_under_jit_rounds_like_xla(dtype):
 # line, also for the divisions (whose eager rounding path looks at the broadcast shape first).
 @pytest.mark.parametrize(
     ("fn", "prim"),
-    [(jnp.true_divide, "div"), (jnp.divide, "div"), (jnp.remainder, "rem"), (jnp.add, "add")],
+    [
+        (jnp.true_divide, "div"),
+        (jnp.divide, "div"),
+        (jnp.remainder, "rem"),
+        (jnp.add, "add"),
+        (jnp.atan2, "atan2"),
+    ],
 )
 def test_non_broadcasting_operands_are_jaxs_type_error(fn, prim):
     with pytest.raises(TypeError) as info:

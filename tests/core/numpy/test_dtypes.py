@@ -296,3 +296,54 @@ def test_result_type_takes_python_types_as_weak_and_scalar_types():
     assert dtypes.lattice_result_type(int) == (np.dtype("int32"), True)
     assert dtypes.lattice_result_type(np.bool_, int) == (np.dtype("int32"), True)
     assert dtypes.lattice_result_type(jnp.bfloat16, np.float16) == (np.dtype("float32"), False)
+
+
+# JAX 0.10.2's jnp.isdtype: the extended dtypes are of their kinds; bad kinds raise.
+@pytest.mark.parametrize(
+    "dtype, kind, expected",
+    [
+        (jnp.bfloat16, "real floating", True),
+        (jnp.float8_e4m3fn, "numeric", True),
+        (jnp.int4, "signed integer", True),
+        (jnp.uint2, "integral", True),
+        (jnp.uint2, "signed integer", False),
+        (jnp.bfloat16, ("bool", "real floating"), True),
+        (jnp.float16, "complex floating", False),
+        (jnp.float32, (jnp.float32, jnp.float16), True),
+    ],
+)
+def test_isdtype_kinds_of_extended_dtypes(dtype, kind, expected):
+    assert jnp.isdtype(dtype, kind) is expected
+
+
+@pytest.mark.parametrize(
+    "kind, error, message",
+    [  # JAX 0.10.2's errors
+        (jnp.floating, TypeError, "Expected kind to be a dtype, string, or tuple; got kind="),
+        (["real floating"], TypeError, r"Expected kind to be a dtype, string, or tuple; got kind="),
+        ("floating", ValueError, "Unrecognized kind='floating' expected one of"),
+    ],
+)
+def test_isdtype_bad_kinds(kind, error, message):
+    with pytest.raises(error, match=message):
+        jnp.isdtype(jnp.float32, kind)
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [  # JAX 0.10.2's first lines
+        (lambda: jnp.array([1, 2], dtype=np.object_), "got dtype <class 'numpy.object_'> in array"),
+        (lambda: jnp.asarray([1, 2], dtype=object), "got dtype <class 'object'> in asarray"),
+        (lambda: jnp.zeros(2, dtype=object), "got dtype <class 'object'> in zeros"),
+    ],
+)
+def test_object_dtype_is_refused_as_jax_does(make, message):
+    first = "^JAX only supports number, bool, and string dtypes, "
+    with pytest.raises(TypeError, match=first + message):
+        make()
+
+
+def test_none_in_a_list_is_not_a_value():
+    # JAX 0.10.2: ValueError: None is not a valid value for jnp.array
+    with pytest.raises(ValueError, match="^None is not a valid value for jnp.array"):
+        jnp.array([1, None])

@@ -57,6 +57,7 @@ NAMES = (
     "special_accuracy_x64",
     "flax_optax_usage",
     "transform_compose",
+    "uncovered_jnp",
 )
 
 
