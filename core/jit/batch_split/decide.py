@@ -60,6 +60,10 @@ def inline_calls(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
             params = eqn.params
             if eqn.prim.name == "scan":
                 params = dict(params, jaxpr=inline_calls(params["jaxpr"]))
+            elif eqn.prim.name == "cond" and all(
+                isinstance(b, ir.Jaxpr) for b in params["branches"]
+            ):
+                params = dict(params, branches=tuple(map(inline_calls, params["branches"])))
             ins = [get(x) for x in eqn.inputs]
             eqns.append(ir.Eqn(eqn.prim, ins, params, eqn.outputs, eqn.source_info))
             continue
@@ -125,6 +129,11 @@ def _work(jaxpr: ir.Jaxpr, plan: Plan | None) -> tuple[float, float]:
             t, s = _work(eqn.params["jaxpr"], step.body if step is not None else None)
             total += t * eqn.params["length"]
             split += s * eqn.params["length"]
+            continue
+        if eqn.prim.name == "cond" and step is not None and step.branches is not None:
+            works = [_work(b, bp) for b, bp in zip(eqn.params["branches"], step.branches)]
+            total += max(t for t, _ in works)
+            split += min(s for _, s in works)
             continue
         flops = float(equation_cost(eqn).flops or 0)
         total += flops

@@ -3,7 +3,8 @@
 `per_device(jaxpr, plan, axis_name)` re-stages the jaxpr on the per-device shapes: each equation
 is bound again on its inputs converted to the states its step wants (one conversion per
 variable and wanted state, shared by its users), with its shape parameters made local; a split
-reduction ends with its collective (`pmax`/`pmin`), a `scan` gets its body staged the same way.
+reduction ends with its collective (`pmax`/`pmin`), a `scan` gets its body staged the same way,
+a `cond` its branches.
 The collectives (`psum`, `all_gather`, `axis_index`) name a private axis, bound by the caller
 (`core.parallel.axis_env.tracing`). The outputs leave replicated, so every device returns the
 unsplit program's values and device 0's are the call's.
@@ -64,6 +65,8 @@ class _Emitter:
     def bind(self, eqn: ir.Eqn, step: Any, ins: list) -> list:
         if step.body is not None:
             return _scan(eqn, step, ins, self.axis)
+        if step.branches is not None:
+            return _cond(eqn, step, ins, self.axis)
         params = _local_params(eqn, step, self.n)
         out = eqn.prim.bind(*ins, **params)
         outs = list(out) if eqn.prim.multiple_results else [out]
@@ -104,7 +107,7 @@ def _local_params(eqn: ir.Eqn, step: Any, n: int) -> dict:
         limits = list(params["limit_indices"])
         limits[step.want[0]] //= n
         params["limit_indices"] = tuple(limits)
-    if eqn.prim.name == "gather" and isinstance(step.want[0], int):
+    if eqn.prim.name in ("gather", "dynamic_slice") and isinstance(step.want[0], int):
         sizes = list(params["slice_sizes"])
         k = step.want[0]
         if sizes[k] == eqn.inputs[0].aval.shape[k]:
@@ -113,19 +116,42 @@ def _local_params(eqn: ir.Eqn, step: Any, n: int) -> dict:
     return params
 
 
-def _scan(eqn: ir.Eqn, step: Any, ins: list, axis: Any) -> list:
-    """The scan of `eqn` with its body staged per device."""
-    p = eqn.params
-    body, plan = p["jaxpr"], step.body
+def _stage(body: ir.Jaxpr, plan: Plan, out_states: list, axis: Any) -> tuple[ir.Jaxpr, list]:
+    """`body` staged per device under `plan`, its outputs in `out_states` (a jaxpr with
+    constvars, and their values)."""
     in_states = [plan.state(v) for v in body.invars]
     avals = _local_avals(body.invars, in_states, plan.n)
 
     def local_body(*args: Any) -> list:
         emit = _Emitter(plan, axis)
         emit.run(body, list(args))
-        return [emit.value(v, s) for v, s in zip(body.outvars, step.body_out)]
+        return [emit.value(v, s) for v, s in zip(body.outvars, out_states)]
 
-    staged, consts = trace_to_jaxpr(local_body, avals, dce=False)
+    return trace_to_jaxpr(local_body, avals, dce=False)
+
+
+def _cond(eqn: ir.Eqn, step: Any, ins: list, axis: Any) -> list:
+    """The cond of `eqn` with its branches staged per device (each takes every branch's
+    consts, ahead of the operands)."""
+    staged = [
+        _stage(b, plan, step.body_out, axis)
+        for b, plan in zip(eqn.params["branches"], step.branches)
+    ]
+    branches = []
+    for i, (jaxpr, _) in enumerate(staged):
+        lead: list = []
+        for k, (other, _) in enumerate(staged):
+            lead += jaxpr.constvars if k == i else [ir.Var(v.aval) for v in other.constvars]
+        branches.append(ir.Jaxpr([], lead + jaxpr.invars, jaxpr.eqns, jaxpr.outvars))
+    consts = [c for _, cs in staged for c in cs]
+    params = dict(eqn.params, branches=tuple(branches))
+    return list(eqn.prim.bind(ins[0], *consts, *ins[1:], **params))
+
+
+def _scan(eqn: ir.Eqn, step: Any, ins: list, axis: Any) -> list:
+    """The scan of `eqn` with its body staged per device."""
+    p = eqn.params
+    staged, consts = _stage(p["jaxpr"], step.body, step.body_out, axis)
     local = close_over_consts(staged)
     params = dict(p, jaxpr=local, num_consts=p["num_consts"] + len(consts))
     if "linear" in params:

@@ -12,7 +12,8 @@ is always correct. A partial sum flows only through linear operations.
 Each split variable remembers the seeds it came from; when a split value has to be gathered
 (it met an operation that cannot take it split), its seeds are in conflict: `split_plan`
 drops them and propagates again (a bias of shape `(B,)` that is the batch's size by
-coincidence). `scan` carries are found by a fixpoint over the body.
+coincidence). `scan` carries are found by a fixpoint over the body; `cond`'s outputs join its
+branches' states.
 """
 
 from __future__ import annotations
@@ -43,13 +44,15 @@ def local_shape(shape: tuple, state: State, n: int) -> tuple:
 @dataclass
 class Step:
     """What one equation does: the states it wants of its inputs, those of its outputs, for
-    `scan` the plan of its body and the states its body's outputs leave in; `reduce` names
+    `scan` the plan of its body (`cond`: of its branches) and the states its body's outputs
+    leave in; `reduce` names
     the collective a split reduction ends with (`pmax`, `pmin`)."""
 
     want: list
     outs: list
     body: Plan | None = None
     body_out: list | None = None
+    branches: list | None = None
     reduce: str | None = None
 
 
@@ -299,6 +302,23 @@ def _slice(eqn: ir.Eqn, states: list, n: int) -> Step:
     return _replicated(eqn, states, n)
 
 
+def _dynamic_slice(eqn: ir.Eqn, states: list, n: int) -> Step:
+    """A split axis the slice takes whole (its start index clamps to 0) passes through."""
+    s = states[0]
+    if isinstance(s, int) and eqn.params["slice_sizes"][s] == eqn.inputs[0].aval.shape[s]:
+        return Step([s] + [R] * (len(states) - 1), [s])
+    return _replicated(eqn, states, n)
+
+
+def _dynamic_update_slice(eqn: ir.Eqn, states: list, n: int) -> Step:
+    """An update as long as the operand along the split axis passes it through."""
+    s = next((x for x in states[:2] if isinstance(x, int)), None)
+    operand, update = eqn.inputs[:2]
+    if s is not None and update.aval.shape[s] == operand.aval.shape[s]:
+        return Step([s, s] + [R] * (len(states) - 2), [s])
+    return _replicated(eqn, states, n)
+
+
 def _gather(eqn: ir.Eqn, states: list, n: int) -> Step:
     dn = eqn.params["dimension_numbers"]
     os_, is_ = states[:2]
@@ -462,6 +482,8 @@ RULES: dict[str, Callable[[ir.Eqn, list, int], Step]] = {
     "concatenate": _concatenate,
     "pad": _pad,
     "slice": _slice,
+    "dynamic_slice": _dynamic_slice,
+    "dynamic_update_slice": _dynamic_update_slice,
     "gather": _gather,
     "scatter-add": _scatter_add,
 }
@@ -512,6 +534,8 @@ def propagate(jaxpr: ir.Jaxpr, n: int, in_states: list, in_origins: list | None 
         states = [plan.state(x) for x in eqn.inputs]
         if eqn.prim.name == "scan":
             step = _scan(eqn, states, plan, n)
+        elif eqn.prim.name == "cond":
+            step = _cond(eqn, states, plan, n)
         else:
             rule = RULES.get(eqn.prim.name, _replicated)
             step = rule(eqn, states, n)
@@ -588,3 +612,22 @@ def _scan(eqn: ir.Eqn, states: list, plan: Plan, n: int) -> Step:
     ys = [s + 1 if isinstance(s, int) else s for s in out[ncarry:]]
     want = consts + carry + [s + 1 if isinstance(s, int) else R for s in xs]
     return Step(want, carry + ys, body=inner, body_out=carry + out[ncarry:])
+
+
+def _cond(eqn: ir.Eqn, states: list, plan: Plan, n: int) -> Step:
+    """`cond`: each branch propagated from the operands' states (partial sums summed first,
+    the branch index replicated); the outputs take the states the branches' outputs join to."""
+    branches = eqn.params["branches"]
+    ops = [R if s == P else s for s in states[1:]]
+    origins = [plan.origins.get(x, frozenset()) for x in eqn.inputs[1:]]
+    inners = [propagate(b, n, ops, origins) for b in branches]
+    outs = None
+    for inner, b in zip(inners, branches):
+        mine = [inner.state(v) for v in b.outvars]
+        outs = mine if outs is None else [_join(a, c) for a, c in zip(outs, mine)]
+    outs = [s if _valid(s, v.aval, n) else R for s, v in zip(outs, eqn.outputs)]
+    for inner, b in zip(inners, branches):
+        _convert(inner, b.outvars, outs)
+        plan.conflicts |= inner.conflicts
+        plan.conversions += inner.conversions
+    return Step([R, *ops], outs, body_out=outs, branches=inners)

@@ -124,7 +124,13 @@ CASES = [
     ),
     ("scan_carry", _lstm_like, (_f32(3, 3), _f32(B, 5, 3))),
     ("scan_gradient_carry", _loss_of_scan, (_f32(3, 3), _f32(B, 5, 3))),
-    ("cond_not_split_yet", _cond, (_f32(3, 3), _f32(B, 3)), False),
+    ("cond", _cond, (_f32(3, 3), _f32(B, 3))),
+    ("cond_on_the_batch", lambda x: lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x), (_f32(B, 3),)),
+    (
+        "dynamic_slices",
+        lambda x: lax.dynamic_update_slice_in_dim(x, lax.dynamic_slice_in_dim(x, 1, 2, 1), 0, 1),
+        (_f32(B, 4),),
+    ),
 ]
 
 
