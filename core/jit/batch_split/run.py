@@ -17,14 +17,16 @@ unsplit kernel.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from core import ir
+from core import device_worker, ir
 from core.config import config
 from core.device_worker import current_device
 from core.devices import local_device_count, local_devices, process_count
@@ -50,6 +52,19 @@ def _count_collectives(jaxpr: ir.Jaxpr) -> int:
             for sub in ir.sub_jaxprs(value):
                 total += _count_collectives(sub)
     return total
+
+
+def _affinity() -> set | None:
+    try:
+        return os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
+
+
+def _restore_affinity(cpus: set | None) -> None:
+    if cpus is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, cpus)
 
 
 class Split:
@@ -81,18 +96,23 @@ class Split:
             v if ax is None else v.reshape((n, v.shape[0] // n, *v.shape[1:]))
             for v, ax in zip(vals, self.in_axes)
         ]
+        # On device 0's worker (an asynchronous call), this thread runs device 0's slice: with
+        # one loop thread and kept to device 0's CPU, as pmap's devices run theirs.
         numba = sys.modules.get("numba") if here is not None else None
         threads = numba.get_num_threads() if numba is not None else None
-        if threads is not None and threads != 1:
-            numba.set_num_threads(1)  # this thread runs device 0's slice: one thread, as pmap's
+        if threads is not None:
+            numba.set_num_threads(1)
+            cpus = _affinity()
+            device_worker._keep_to(dispatch._device_cpus(self.devices)[0])
         try:
             outs = dispatch.run(
                 self.exe, self.consts, args, self.in_axes, self.out_avals,
                 [None] * len(self.out_avals), self.devices, AXIS, self.name,
             )  # fmt: skip
         finally:
-            if threads is not None and threads != 1:
+            if threads is not None:
                 numba.set_num_threads(threads)
+                _restore_affinity(cpus)  # the worker's own setting
         return [o._value for o in outs]
 
     def __repr__(self) -> str:
