@@ -38,6 +38,8 @@ class _Emitter:
         self.plan, self.axis, self.n = plan, axis, plan.n
         self.env: dict = {}
         self.converted: dict = {}
+        # {output: its broadcast_in_dim equation}: a block of it is broadcast locally
+        self.defs: dict = {}
 
     def read(self, x: Any) -> Any:
         return x.as_array() if isinstance(x, ir.Literal) else self.env[x]
@@ -50,8 +52,25 @@ class _Emitter:
             return val
         key = (x, want)
         if key not in self.converted:
-            self.converted[key] = convert(val, have, want, x.aval, self.axis, self.n)
+            made = self.defs.get(x)
+            if have == R and isinstance(want, int) and made is not None:
+                self.converted[key] = self._local_broadcast(made, want)
+            else:
+                self.converted[key] = convert(val, have, want, x.aval, self.axis, self.n)
         return self.converted[key]
+
+    def _local_broadcast(self, eqn: ir.Eqn, axis: int) -> Any:
+        """The block along `axis` of the replicated output of broadcast_in_dim `eqn`, broadcast
+        from the block of its operand (a scalar's zeros: no full-size array made then sliced).
+        """
+        (x,) = eqn.inputs
+        dims = tuple(eqn.params["broadcast_dimensions"])
+        shape = list(eqn.params["shape"])
+        operand = self.read(x)
+        if axis in dims and x.aval.shape[dims.index(axis)] != 1:
+            operand = self.value(x, dims.index(axis))
+        shape[axis] //= self.n
+        return eqn.prim.bind(operand, **dict(eqn.params, shape=tuple(shape)))
 
     def run(self, jaxpr: ir.Jaxpr, args: list) -> None:
         for v, a in zip(jaxpr.invars, args):
@@ -61,6 +80,8 @@ class _Emitter:
             outs = self.bind(eqn, step, ins)
             for v, o in zip(eqn.outputs, outs):
                 self.env[v] = o
+            if eqn.prim.name == "broadcast_in_dim" and len(eqn.inputs) == 1:
+                self.defs[eqn.outputs[0]] = eqn
 
     def bind(self, eqn: ir.Eqn, step: Any, ins: list) -> list:
         if step.body is not None:
@@ -127,7 +148,7 @@ def _stage(body: ir.Jaxpr, plan: Plan, out_states: list, axis: Any) -> tuple[ir.
         emit.run(body, list(args))
         return [emit.value(v, s) for v, s in zip(body.outvars, out_states)]
 
-    return trace_to_jaxpr(local_body, avals, dce=False)
+    return trace_to_jaxpr(local_body, avals, dce=True)
 
 
 def _cond(eqn: ir.Eqn, step: Any, ins: list, axis: Any) -> list:
