@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -58,8 +58,11 @@ class ConvDimensionNumbers(NamedTuple):
     out_spec: tuple[int, ...]
 
 
-# JAX's annotation type `lax.ConvGeneralDilatedDimensionNumbers`, for ported code that names it.
-ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
+# JAX's annotation type `lax.ConvGeneralDilatedDimensionNumbers`, for ported code that names it:
+# a `typing.Union` as JAX's (calling it raises JAX's "Cannot instantiate typing.Union").
+ConvGeneralDilatedDimensionNumbers = Union[  # noqa: UP007
+    tuple[str, str, str], ConvDimensionNumbers, None
+]
 
 
 conv_general_dilated_p = Primitive("conv_general_dilated")

@@ -305,7 +305,11 @@ def _scatter_abstract_eval(x, idx, upd, *, dimension_numbers, **params):
     if idx.dtype.kind not in "iu":
         raise DTypeError(f"scatter indices must be integers, got {idx.dtype}")
     if upd.dtype != x.dtype:
-        raise DTypeError(f"scatter needs updates of the operand's dtype {x.dtype}, got {upd.dtype}")
+        raise DTypeError(  # JAX's first line
+            f"lax.scatter requires arguments to have the same dtypes, got {x.dtype}, "
+            f"{upd.dtype}.\nscatter needs updates of the operand's dtype: cast them with "
+            f"updates.astype({x.dtype})."
+        )
     scatter_window("scatter", x.shape, idx.shape, upd.shape, dimension_numbers)
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 

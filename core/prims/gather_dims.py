@@ -297,6 +297,14 @@ def scatter_window(name, shape, ishape, ushape, dimension_numbers) -> tuple[int,
         window[d] = ushape[p]
     _check(name, shape, ishape, start_map, inserted, op_batch, idx_batch, tuple(window))
     batch = tuple(ushape[p] for p in range(len(ushape)) if p not in window_dims)
+    for i, (u, b) in enumerate(zip(batch, ishape[:-1])):
+        if len(batch) == len(ishape) - 1 and u != b:  # JAX's first line
+            raise ShapeError(
+                "Bounds of the scatter dimensions of updates must be the same as the bounds of "
+                f"the corresponding dimensions of scatter indices. For scatter dimension {i}, "
+                f"updates bound is {u}, indices bound is {b}.\n{name}: the updates' scatter "
+                f"batch dims {batch} must be the indices' batch shape {tuple(ishape[:-1])}."
+            )
     if batch != tuple(ishape[:-1]):
         raise ShapeError(
             f"{name}: updates of shape {ushape} have scatter batch dims {batch} but the "

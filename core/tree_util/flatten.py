@@ -134,16 +134,19 @@ def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Any]:
     children, aux = reg.flatten(tree)
     # as JAX's registry gives them: a tuple for tuples, dicts and None; a list for the other
     # built-in nodes (lists, namedtuples, OrderedDicts, defaultdicts); a custom node's
-    # children as its flatten function returns them
+    # children as its flatten function returns them; a namedtuple's aux data is its class
     if reg in (_TUPLE, _DICT, _NONE):
         return tuple(children), aux
-    if reg is _LIST or type(tree) not in _registry or isinstance(tree, dict):
+    if type(tree) not in _registry:
+        return list(children), type(tree)
+    if reg is _LIST or isinstance(tree, dict):
         return list(children), aux
     return children, aux
 
 
 def flatten_one_level_with_keys(tree: Any) -> tuple[list[tuple[KeyEntry, Any]], Any]:
-    """Returns ``([(key, child), ...], aux_data)`` of the root node of ``tree``.
+    """Returns ``((key, child), ...)`` (a list for nodes other than tuples, lists, dicts and
+    None) and the aux data of the root node of ``tree``.
 
     Raises:
       ValueError: if ``tree`` is a leaf.
@@ -152,7 +155,11 @@ def flatten_one_level_with_keys(tree: Any) -> tuple[list[tuple[KeyEntry, Any]], 
     if reg is _LEAF_KIND:
         raise ValueError(f"can't tree-flatten type: {type(tree)}")
     keyed, aux = _key_children(reg, tree)
-    return tuple(keyed), aux
+    # as JAX's registry gives them: a tuple for tuples, lists, dicts and None, else a list; a
+    # namedtuple's aux data is its class
+    if reg in (_TUPLE, _LIST, _DICT, _NONE):
+        return tuple(keyed), aux
+    return list(keyed), type(tree) if type(tree) not in _registry else aux
 
 
 def _flatten_with_path(x, path, out, is_leaf, takes_path):

@@ -176,8 +176,22 @@ def _classify(t: type) -> Any:
 
 
 def is_tree_node(typ: type) -> bool:
-    """Returns True if ``typ`` is a registered pytree node type (built-in, custom, namedtuple)."""
-    return _classify(typ) is not _LEAF_KIND
+    """Returns True if ``typ`` is a registered pytree node type (built-in, custom, namedtuple);
+    False for anything but a type, as in JAX, whose TypeError None raises.
+
+    Args:
+      typ: a type.
+
+    Returns:
+      Whether ``typ`` is a pytree node type.
+    """
+    if typ is None:
+        raise TypeError(
+            "is_node(): incompatible function arguments. The following argument types are "
+            "supported:\n    1. is_node(self, type: type) -> bool\n\nis_tree_node takes a type: "
+            "is_tree_node(type(x))."
+        )
+    return isinstance(typ, type) and _classify(typ) is not _LEAF_KIND
 
 
 def register_pytree_node(

@@ -746,3 +746,35 @@ def test_default_registry_is_jaxs_registry_interface():
 def test_flatten_one_level_children_types_as_jax(tree, want):
     children = tu.flatten_one_level(tree)[0]
     assert type(children) is type(want) and children == want
+
+
+_NT = collections.namedtuple("_NT", "x y")
+
+
+# jax.tree_util.flatten_one_level_with_keys (JAX 0.10.2): a tuple of (key, child) pairs for
+# tuples, lists, dicts and None, a list for the other nodes; a namedtuple's aux data is its
+# class (as in flatten_one_level). JAX's namedtuple keys are GetAttrKey('x') for every field (a
+# JAX bug); numbax names each field.
+@pytest.mark.parametrize(
+    ("tree", "container", "aux"),
+    [
+        ([1, 2], tuple, None),
+        ((1, 2), tuple, None),
+        ({"b": 1, "a": 2}, tuple, ("a", "b")),
+        (None, tuple, None),
+        (_NT(1, 2), list, _NT),
+        (collections.OrderedDict(b=1, a=2), list, ("b", "a")),
+        (collections.defaultdict(int, {"b": 1, "a": 2}), list, (int, ("a", "b"))),
+    ],
+)
+def test_flatten_one_level_with_keys_containers_and_aux_as_jax(tree, container, aux):
+    keyed, got_aux = tu.flatten_one_level_with_keys(tree)
+    assert type(keyed) is container and got_aux == aux
+    assert tu.flatten_one_level(_NT(1, 2)) == ([1, 2], _NT)
+
+
+def test_is_tree_node_of_non_types():
+    # JAX 0.10.2: False for any non-type object; None is nanobind's TypeError
+    assert not any(tu.is_tree_node(x) for x in (1, [1], (), {}, _NT(1, 2), "a"))
+    with pytest.raises(TypeError, match=r"^is_node\(\): incompatible function arguments"):
+        tu.is_tree_node(None)

@@ -393,7 +393,8 @@ def _sici_impl(x: Any) -> tuple[Any, Any]:
     si = jnp.where(jnp.isinf(ax), jnp.full_like(ax, np.pi / 2), si)
     ci = jnp.where(jnp.isinf(ax), jnp.zeros_like(ax), ci)
     ci = jnp.where(ax == 0, jnp.full_like(ax, -np.inf), ci)
-    return jnp.sign(x) * si, jnp.where(x == -np.inf, jnp.full_like(ax, np.nan), ci)
+    # NaN (which no branch takes) and -inf give NaN, as JAX's
+    return jnp.sign(x) * si, jnp.where((x == -np.inf) | (ax != ax), jnp.full_like(ax, np.nan), ci)
 
 
 @custom_jvp
@@ -423,7 +424,16 @@ def sici(x: Any) -> tuple[Any, Any]:
     (x,) = promote_args_inexact("sici", x)
     if _dtype(x).kind == "c":
         raise ValueError(f"Argument `x` to sici must be real-valued. Got dtype {_dtype(x)}.")
-    return _quiet(_sici)(x)
+    return _in_float32(_quiet(_sici), x)
+
+
+def _in_float32(fn: Any, x: Any) -> tuple[Any, Any]:
+    """`fn(x)`, computed in float32 for 16-bit `x` (whose continued fractions' tiny constants
+    underflow to zero: NaN results) and rounded back to its dtype."""
+    dt = _dtype(x)
+    if dt.itemsize >= 4:
+        return fn(x)
+    return tuple(out.astype(dt) for out in fn(x.astype(np.float32)))
 
 
 def _fresnel_impl(x: Any) -> tuple[Any, Any]:
@@ -481,4 +491,4 @@ def fresnel(x: Any) -> tuple[Any, Any]:
     (x,) = promote_args_inexact("fresnel", x)
     if _dtype(x).kind == "c":
         raise NotImplementedError("Support for complex-valued inputs is not implemented yet.")
-    return _quiet(_fresnel)(x)
+    return _in_float32(_quiet(_fresnel), x)

@@ -73,3 +73,9 @@ def test_grouped_convolutions_keep_their_shapes():
         2,
         2,
     )
+
+
+def test_conv_general_dilated_dimension_numbers_is_a_typing_union():
+    # JAX 0.10.2: TypeError "Cannot instantiate typing.Union"
+    with pytest.raises(TypeError, match="^Cannot instantiate typing.Union"):
+        lax.ConvGeneralDilatedDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3))

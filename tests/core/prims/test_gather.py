@@ -120,3 +120,30 @@ def test_gather_batching_dims_take_windows_of_0_or_1():
     np.testing.assert_array_equal(np.asarray(got), [2.0, 3.0])
     with pytest.raises(TypeError, match="window size 0 or 1"):
         lax.gather(rows, jnp.zeros((2, 1), jnp.int32), BATCHED, slice_sizes=(2, 1), mode="fill")
+
+
+_SCATTER_DN = lax.ScatterDimensionNumbers(
+    update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+)
+
+
+@pytest.mark.parametrize("op", [lax.scatter, lax.scatter_add, lax.scatter_max, lax.scatter_mul])
+@pytest.mark.parametrize(
+    ("updates", "first"),
+    [  # JAX 0.10.2's TypeError first lines
+        (
+            jnp.ones(3),
+            "Bounds of the scatter dimensions of updates must be the same as the bounds of the "
+            "corresponding dimensions of scatter indices. For scatter dimension 0, updates bound "
+            "is 3, indices bound is 1.",
+        ),
+        (
+            jnp.ones(1, jnp.int32),
+            "lax.scatter requires arguments to have the same dtypes, got float32, int32.",
+        ),
+    ],
+)
+def test_scatter_errors_are_jaxs(op, updates, first):
+    with pytest.raises(TypeError) as info:
+        op(jnp.ones(3), jnp.array([[0]]), updates, _SCATTER_DN)
+    assert str(info.value).splitlines()[0] == first

@@ -200,3 +200,15 @@ def test_betaln_is_jaxs_bit_for_bit(dtype):
     want = np.array(BETALN_JAX[dtype], dtype)
     np.testing.assert_array_equal(eager, want)
     np.testing.assert_array_equal(jitted, want)
+
+
+def test_fresnel_and_sici_of_16_bit_floats_and_nan():
+    # JAX 0.10.2: fresnel(float16 [1, 2, 5]) (numbax once gave NaN beyond 1.5); sici(nan) is NaN
+    x = jnp.array([1.0, 2.0, 5.0], jnp.float16)
+    s, c = special.fresnel(x)
+    assert s.dtype == c.dtype == jnp.float16
+    np.testing.assert_array_equal(s, np.array([0.4382, 0.3435, 0.4993], np.float16))
+    np.testing.assert_array_equal(c, np.array([0.78, 0.4883, 0.5635], np.float16))
+    si, ci = special.sici(jnp.array([np.nan, -np.inf, np.inf]))
+    np.testing.assert_array_equal(si, np.array([np.nan, -np.pi / 2, np.pi / 2], np.float32))
+    np.testing.assert_array_equal(ci, [np.nan, np.nan, 0.0])

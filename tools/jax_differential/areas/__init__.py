@@ -58,6 +58,7 @@ NAMES = (
     "flax_optax_usage",
     "transform_compose",
     "uncovered_jnp",
+    "uncovered_lax_scipy",
 )
 
 
