@@ -12,7 +12,9 @@ The expansions were found by matching JAX 0.10.2's results bit for bit (and read
 operations of its optimized HLO): `log` and `log1p` compute `|z|**2 - 1` (`|1 + z|**2 - 1`)
 with Dekker's exact squares and a compensated sum where it is small, `sqrt` is a scaled
 hypot-based formula with the branch cut's signs taken from the operand, `sin`/`cos` are JAX's
-`expm1` compositions, `sinh`/`cosh` differences and sums of `exp(+-z - log 2)`.
+`expm1` compositions, `sinh`/`cosh` differences and sums of `exp(+-z - log 2)`; `asin`,
+`acos`, `asinh` and `acosh` are one expansion (Hull et al.'s algorithm, as StableHLO's chlo
+decomposition writes it) of the operand's or `i` times its parts' magnitudes.
 """
 
 from __future__ import annotations
@@ -185,13 +187,15 @@ def _log1p(ctx, z):
     return p.pack(real, p.call("atan2", y, xp1))
 
 
-def _hypot(p: _Parts, mx: str, mn: str) -> str:
+def _hypot(p: _Parts, mx: str, mn: str, fused: bool = False) -> str:
     """hypot of magnitudes `mx` >= `mn` as XLA computes it: `mx sqrt(1 + r**2)`, `r = mn / mx`,
-    `mx (1 + r**2 / 2)` where the square root rounds to 1, `mx sqrt 2` where they are equal."""
+    `mx (1 + r**2 / 2)` where the square root rounds to 1, `mx sqrt 2` where they are equal
+    (`fused`: `1 + r**2` is one FMA, as where XLA's loop computing it squares `r` again)."""
     r = p.div(mn, mx)
     r2 = p.mul(r, r)
     one = p.c(1.0)
-    root = p.call("sqrt", p.add(r2, one))
+    # a product's only user, a sum, fuses with it (`core/backends/llvm/settle.py`)
+    root = p.call("sqrt", p.add(p.mul(r, r) if fused else r2, one))
     tiny = p.t(f"({p.cmp(root, '==', one)} & {p.cmp(r2, '>', p.c(0.0))})")
     series = p.add(mx, p.mul(p.mul(mx, r2), p.c(0.5)))
     out = p.where(tiny, series, p.mul(mx, root))
@@ -371,29 +375,30 @@ def _tan(ctx, z):
     return p.pack(imag, p.mul(minus_one, real))
 
 
-def _modulus(p: _Parts, a: str, b: str) -> tuple[str, str, str, str]:
-    """`max`, `min` of |a| and |b|, `sqrt(1 + (min/max)**2)` and |a + bi| as XLA's `pow`
-    computes it: `max` times that root, `max` where that is NaN but `max` is not, else `min`."""
+def _modulus(p: _Parts, a: str, b: str) -> str:
+    """|a + bi| as XLA's `pow` computes it: `max sqrt(1 + (min/max)**2)` of |a| and |b|, `max`
+    where that is NaN but `max` is not, else `min`."""
     ax, ay = p.abs(a), p.abs(b)
     mx, mn = p.max(ax, ay), p.min(ax, ay)
     r = p.div(mn, mx)
-    root = p.call("sqrt", p.add(p.c(1.0), p.mul(r, r)))
-    out = p.mul(mx, root)
+    out = p.mul(mx, p.call("sqrt", p.add(p.c(1.0), p.mul(r, r))))
     fallback = p.where(p.cmp(mx, "==", mx), mx, mn)
-    return mx, mn, root, p.where(p.cmp(out, "!=", out), fallback, out)
+    return p.where(p.cmp(out, "!=", out), fallback, out)
 
 
 def _rsqrt(ctx, z):
     """1/sqrt(z): `rsqrt(|z|) (cos(-t/2) + sin(-t/2) i)`, `t = atan2(b, a)`, |z|'s reciprocal
-    square root `rsqrt(max) rsqrt(sqrt(1 + (min/max)**2))` (each `1 / sqrt`); inf + NaN i at
-    0, signed zeros where a part is infinite."""
+    square root `rsqrt(max) sqrt(rsqrt(1 + (min/max)**2))` (XLA's real rsqrt kernel, the sum
+    one FMA); `rsqrt(min)` where that is NaN; inf + NaN i at 0, signed zeros where a part is
+    infinite."""
     p = _Parts(ctx)
     a, b = p.split(z)
-    mx, mn, root, _ = _modulus(p, a, b)
-    rmax = p.call("rsqrt", mx)
-    modulus = p.mul(rmax, p.call("rsqrt", root))
-    fallback = p.where(p.cmp(mx, "==", mx), rmax, p.call("rsqrt", mn))
-    modulus = p.where(p.cmp(modulus, "!=", modulus), fallback, modulus)
+    ax, ay = p.abs(a), p.abs(b)
+    mx, mn = p.max(ax, ay), p.min(ax, ay)
+    r = p.div(mn, mx)
+    inner = p.call("rsqrt", p.add(p.mul(r, r), p.c(1.0)))
+    modulus = p.mul(p.call("rsqrt", mx), p.call("sqrt", inner))
+    modulus = p.where(p.cmp(modulus, "!=", modulus), p.call("rsqrt", mn), modulus)
     angle = p.mul(p.call("atan2", b, a), p.c(-0.5))
     real = p.mul(modulus, p.call("cos", angle))
     imag = p.mul(modulus, p.call("sin", angle))
@@ -415,7 +420,7 @@ def _pow(ctx, x, y):
     p = _Parts(ctx)
     a, b = p.split(x)
     c, d = p.split(y) if ctx.in_dtypes[1].kind == "c" else (y, p.c(0.0))
-    *_, modulus = _modulus(p, a, b)
+    modulus = _modulus(p, a, b)
     zero, one, inf = p.c(0.0), p.c(1.0), p.c(np.inf)
     t = p.call("atan2", b, a)
     coeff = p.mul(p.call("pow", modulus, c), p.call("exp", p.mul(p.neg(d), t)))
@@ -497,6 +502,102 @@ def _atan(ctx, z):
     return p.pack(imag, p.neg(real))
 
 
+def _asin_parts(p: _Parts, ax: str, ay: str) -> tuple[str, str]:
+    """The two real functions of |x| = `ax`, |y| = `ay` that XLA's expansion of complex asin
+    (Hull et al.'s algorithm) builds asin, acos, asinh and acosh from: `d`, with
+    `asin(x + yi) = atan2(x, d) +- im i`, and `im` (the imaginary part's magnitude).
+
+    With `r = |z + 1|`, `s = |z - 1|` (`_hypot`) and `a = (r + s) / 2`: `d` is
+    `sqrt((a + |x|)/2 (y**2/(r + |x| + 1) + s - (|x| - 1)))` for |x| <= 1, else
+    `|y| sqrt((a + |x|)/2 (1/(r + |x| + 1) + 1/(s + |x| - 1)))`, and |y| beyond sqrt(max)/8;
+    `im` is `log1p(am1 + sqrt(am1 (a + 1)))` with `am1 = a - 1` computed without cancellation,
+    `|y| / sqrt(am1 (a + 1))` for tiny |y| and |x| < 1, `log(m) + log 2 + log1p((|x|/|y|)**2)/2`
+    for a large part `m` (the thresholds scaled from sqrt(max)/8)."""
+    one, half, zero = p.c(1.0), p.c(0.5), p.c(0.0)
+    safe_max = p.c(1.6759759912428245e153 if p.f64 else 2.30584287e18)
+    xp1, xm1 = p.add(ax, one), p.sub(ax, one)
+    r = _hypot(p, *_max_min(p, p.abs(xp1), ay), fused=True)
+    s = _hypot(p, *_max_min(p, p.abs(xm1), ay), fused=True)
+    a = p.mul(p.add(r, s), half)
+    half_apx = p.mul(p.add(a, ax), half)
+    yy = p.mul(ay, ay)
+    rpx, smx, spx = p.add(r, xp1), p.sub(s, xm1), p.add(s, xm1)
+    d_small = p.call("sqrt", p.mul(half_apx, p.add(p.div(yy, rpx), smx)))
+    d_large = p.mul(ay, p.call("sqrt", p.add(p.div(half_apx, rpx), p.div(half_apx, spx))))
+    d = p.where(p.cmp(ax, "<=", one), d_small, d_large)
+    d = p.where(p.cmp(p.max(ax, ay), ">=", safe_max), ay, d)
+
+    x_moderate = p.cmp(ax, "<", p.c(1.6759759912428244e165 if p.f64 else 2.30584285e30))
+    low, high = (
+        (1.6759759912428242e147, 1.6759759912428244e155)
+        if p.f64
+        else (2.30584274e12, 2.30584283e20)
+    )
+    threshold = p.where(x_moderate, p.c(low), p.c(high))
+    y_big = p.cmp(ay, ">=", threshold)
+    m = p.where(y_big, ay, ax)
+    use_log = p.cmp(m, ">=", p.where(y_big, threshold, safe_max))
+    y_finite_big = p.t(f"({y_big} & (not {p.cmp(ay, '==', p.c(np.inf))}))")
+    ratio = p.where(y_finite_big, p.div(ax, ay), zero)
+    log_m = p.add(p.call("log", m), p.c(0.69314718055994529))
+    im_log = p.add(log_m, p.mul(p.call("log1p", p.mul(ratio, ratio)), half))
+    tiny_y = p.cmp(ay, "<", p.c(5.9666725849601654e-154 if p.f64 else 4.33680869e-19))
+    tiny = p.t(f"({tiny_y} & {p.cmp(ax, '<', one)})")
+    ap1 = p.add(a, one)
+    am1_tiny = p.neg(p.div(p.mul(xp1, xm1), ap1))
+    half_yy = p.mul(yy, half)
+    t1 = p.div(half_yy, rpx)
+    am1_x_ge1 = p.add(t1, p.mul(spx, half))
+    am1_x_lt1 = p.where(p.cmp(a, "<=", p.c(1.5)), p.add(t1, p.div(half_yy, smx)), p.sub(a, one))
+    am1 = p.where(p.cmp(ax, ">=", one), am1_x_ge1, am1_x_lt1)
+    am1 = p.where(tiny, am1_tiny, am1)
+    root = p.call("sqrt", p.mul(am1, ap1))
+    im = p.where(tiny, p.div(ay, root), p.call("log1p", p.add(am1, root)))
+    return d, p.where(use_log, im_log, im)
+
+
+def _max_min(p: _Parts, a: str, b: str) -> tuple[str, str]:
+    return p.max(a, b), p.min(a, b)
+
+
+def _signed(p: _Parts, negative: str, value: str) -> str:
+    """`value`, negated where `negative` holds."""
+    return p.where(negative, p.neg(value), value)
+
+
+def _asin(ctx, z):
+    """asin(x + yi) = atan2(x, d) + im i (`_asin_parts`), im's sign y's."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    d, im = _asin_parts(p, p.abs(x), p.abs(y))
+    return p.pack(p.call("atan2", x, d), _signed(p, p.cmp(y, "<", p.c(0.0)), im))
+
+
+def _acos(ctx, z):
+    """acos(x + yi) = atan2(d, x) - im i (`_asin_parts`), im's sign -y's (negative for NaN y)."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    d, im = _asin_parts(p, p.abs(x), p.abs(y))
+    return p.pack(p.call("atan2", d, x), _signed(p, p.t(f"(not {p.cmp(y, '<', p.c(0.0))})"), im))
+
+
+def _asinh(ctx, z):
+    """asinh(x + yi) = -i asin(-y + xi): im (`_asin_parts` of |y|, |x|) with x's sign +
+    atan2(y, d) i."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    d, im = _asin_parts(p, p.abs(y), p.abs(x))
+    return p.pack(_signed(p, p.cmp(x, "<", p.c(0.0)), im), p.call("atan2", y, d))
+
+
+def _acosh(ctx, z):
+    """acosh(x + yi) = im + atan2(d, x) i (`_asin_parts`), the angle's sign y's."""
+    p = _Parts(ctx)
+    x, y = p.split(z)
+    d, im = _asin_parts(p, p.abs(x), p.abs(y))
+    return p.pack(im, _signed(p, p.cmp(y, "<", p.c(0.0)), p.call("atan2", d, x)))
+
+
 def _exp(ctx, z):
     p = _Parts(ctx)
     return p.pack(*_exp_parts(p, *p.split(z)))
@@ -505,6 +606,10 @@ def _exp(ctx, z):
 _exp.__doc__ = _exp_parts.__doc__
 
 RULES: dict = {
+    ew.asin_p: _asin,
+    ew.acos_p: _acos,
+    ew.asinh_p: _asinh,
+    ew.acosh_p: _acosh,
     ew.atanh_p: _atanh,
     ew.atan_p: _atan,
     ew.exp_p: _exp,
