@@ -6,6 +6,7 @@ leave the others waiting, a device that never arrives makes the others give up a
 `pmap_collective_timeout` (sleeping, not spinning) and every device raises; the next call
 works."""
 
+import os
 import threading
 import time
 
@@ -16,6 +17,7 @@ import core
 from core import lax
 from core.errors import CollectiveTimeoutError
 from core.jit import host_calls
+from core.parallel import communicator
 from core.parallel.communicator import SMALL
 
 
@@ -146,3 +148,46 @@ def test_a_device_that_never_arrives_times_the_others_out():
     assert info.value.rank == 0  # device 0 waited for device 1
     assert 2.9 < wall < 60 and cpu < 0.5 * wall  # device 0 slept while it waited
     np.testing.assert_array_equal(np.asarray(fn(np.zeros((2, 1), np.float32))), [[0.0], [0.0]])
+
+
+def _late_on_device_0(v):
+    if v[0] == 0:
+        time.sleep(0.02)  # 10 help windows, no piece posted meanwhile
+    return v
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs a core per device")
+def test_a_device_that_sleeps_at_a_barrier_ends_the_calls_helping(monkeypatch):
+    """Devices that help each other (`config.pmap_devices_help`): a device that waited a whole
+    help window without a piece (`communicator.HELP_NS`: device 0 is 20 ms late) goes to sleep
+    and ends the helping for the rest of the call (the block's `DESK_OFF`, clear again when the
+    next call joins the desk); the results are those without helping."""
+    flags = []
+    comm = communicator.ThreadCommunicator
+    join, release = comm.join_desk, comm.release
+
+    def joined(self):
+        join(self)
+        words = self.block.words
+        flags.append(("join", words[communicator.DESK] != 0, words[communicator.DESK_OFF]))
+
+    def released(self):
+        flags.append(("end", self._helped, self.block.words[communicator.DESK_OFF]))
+        return release(self)
+
+    monkeypatch.setattr(comm, "join_desk", joined)
+    monkeypatch.setattr(comm, "release", released)
+    monkeypatch.setattr(communicator, "HELP_SHARE", 0.0)  # next to busy processes too
+    monkeypatch.setattr(communicator, "_help_gate", communicator._HelpGate())
+
+    def f(v):
+        w = core.pure_callback(_late_on_device_0, core.ShapeDtypeStruct(v.shape, v.dtype), v)
+        return lax.psum(lax.psum(w, "i") * 2, "i")
+
+    fn = core.pmap(f, axis_name="i", devices=core.devices()[:2])
+    x = np.arange(2.0, dtype=np.float32).reshape(2, 1)
+    with core.config.override("pmap_devices_help", True):
+        for _ in range(3):
+            np.testing.assert_array_equal(np.asarray(fn(x)), [[4.0], [4.0]])
+            core.effects_barrier()  # the call has ended
+    assert flags == [("join", True, 0), ("end", True, 1)] * 3
