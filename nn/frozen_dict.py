@@ -10,10 +10,24 @@ and ``pretty_repr`` accept plain dicts as well.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
 from core import tree_util
+
+
+class FrozenKeysView(KeysView):
+    """The keys of a ``FrozenDict`` (``flax.core.frozen_dict.FrozenKeysView``)."""
+
+    def __repr__(self) -> str:
+        return f"frozen_dict_keys({list(self)})"
+
+
+class FrozenValuesView(ValuesView):
+    """The values of a ``FrozenDict`` (``flax.core.frozen_dict.FrozenValuesView``)."""
+
+    def __repr__(self) -> str:
+        return f"frozen_dict_values({list(self)})"
 
 
 class FrozenDict(Mapping):
@@ -54,6 +68,14 @@ class FrozenDict(Mapping):
 
     def __len__(self) -> int:
         return len(self._dict)
+
+    def keys(self) -> FrozenKeysView:
+        """The keys, a set-like view printed as ``frozen_dict_keys([...])`` (as Flax's)."""
+        return FrozenKeysView(self)
+
+    def values(self) -> FrozenValuesView:
+        """The values, a view printed as ``frozen_dict_values([...])`` (as Flax's)."""
+        return FrozenValuesView(self)
 
     def items(self) -> Iterator[tuple[Any, Any]]:
         """The (key, value) pairs, as a generator (as Flax's: not a view, no ``len``)."""

@@ -88,3 +88,15 @@ def test_items_is_a_generator_as_in_flax():
     items = nn.freeze({"b": 1, "a": {"c": 2}}).items()
     assert inspect.isgenerator(items)
     assert [(k, type(v).__name__) for k, v in items] == [("b", "int"), ("a", "FrozenDict")]
+
+
+def test_keys_and_values_are_flaxs_views():
+    frozen = nn.FrozenDict
+    # Flax 0.12.8: FrozenKeysView / FrozenValuesView, printed as below
+    d = frozen({"a": 1, "b": 2})
+    keys, values = d.keys(), d.values()
+    assert type(keys).__name__ == "FrozenKeysView" and type(values).__name__ == "FrozenValuesView"
+    assert repr(keys) == "frozen_dict_keys(['a', 'b'])"
+    assert repr(values) == "frozen_dict_values([1, 2])"
+    assert keys == {"a", "b"} and (keys | {"z"}) == {"a", "b", "z"} and len(keys) == 2
+    assert repr(frozen().keys()) == "frozen_dict_keys([])"

@@ -59,6 +59,7 @@ NAMES = (
     "transform_compose",
     "uncovered_jnp",
     "uncovered_lax_scipy",
+    "uncovered_optax_flax",
 )
 
 
