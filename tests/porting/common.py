@@ -28,6 +28,7 @@ def answer_names() -> list[str]:
 # compiles over the workers
 MODEL_GROUPS = {
     "language_models": (
+        "bert_packed_mlm",
         "bilstm_classifier",
         "mixture_of_experts",
         "rope_gqa_decoder",
@@ -61,6 +62,8 @@ MODEL_GROUPS = {
         "sparse_gcn",
     ),
     "sequence_and_field_models": (
+        "conformer_audio",
+        "fourier_neural_operator",
         "gpt2_attention_variants",
         "gru_ctc_recognizer",
         "lru_state_space",
@@ -77,6 +80,14 @@ MODEL_GROUPS = {
         "pinn_burgers",
         "sinkhorn_transport",
         "taylor_mode_regularization",
+    ),
+    "training_methods": (
+        "clip_dual_encoder",
+        "evolution_strategies",
+        "hamiltonian_nn",
+        "influence_functions",
+        "quantization_aware_training",
+        "svgd_bayesian_nn",
     ),
 }
 
