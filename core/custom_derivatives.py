@@ -30,12 +30,15 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from core import dtypes, errors, ir, tree_util
 from core.ad_util import Zero, instantiate, ops, zeros_like_aval
 from core.api import _jvp
 from core.array import Array
 from core.avals import ShapedArray
 from core.interpreters import batching, register_custom_rules
+from core.interpreters.jvp import tangent_aval
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.linear_call import linear_call
 from core.primitive import Primitive
@@ -137,6 +140,64 @@ def _forward_def(self: Any, name: str) -> Any:
 # custom_jvp
 
 
+class SymbolicZero:
+    """The zero tangent a `custom_jvp` rule defined with `symbolic_zeros=True` receives for an
+    input that is not differentiated (`jax.custom_derivatives.SymbolicZero`): test for it with
+    `isinstance`, read its `aval`'s attributes (`shape`, `dtype`) on it, build zeros with
+    `instantiate()`; returned as a tangent output, it stands for zeros.
+
+    Args:
+      aval: the tangent's abstract value.
+    """
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "aval":  # not set yet (copies, pickling)
+            raise AttributeError(name)
+        return getattr(self.aval, name)
+
+    def __repr__(self) -> str:
+        return "SymbolicZero"
+
+    def instantiate(self) -> Any:
+        """The zeros this tangent stands for."""
+        return zeros_like_aval(self.aval)
+
+    @classmethod
+    def from_primal_value(cls, val: Any) -> SymbolicZero:
+        """The symbolic zero tangent of the primal value `val`."""
+        return cls(tangent_aval(get_aval(val)))
+
+
+def _instantiate_symbolic(t: Any) -> Any:
+    return t.instantiate() if type(t) is SymbolicZero else t
+
+
+def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
+    """Zero tangents for the primal pytree `val`, as `jax.custom_derivatives.zero_from_primal`.
+
+    Args:
+      val: a pytree of arrays.
+      symbolic_zeros: give `SymbolicZero`s instead of zero arrays.
+
+    Returns:
+      A pytree like `val` of zero tangents (float0 ones for integer leaves).
+    """
+
+    def zero(x: Any) -> Any:
+        aval = tangent_aval(get_aval(x))
+        if not dtypes.issubdtype(aval.dtype, np.inexact):  # a numpy float0 array, as JAX's
+            aval = ShapedArray(aval.shape, dtypes.float0)
+            return SymbolicZero(aval) if symbolic_zeros else np.zeros(aval.shape, dtypes.float0)
+        return SymbolicZero(aval) if symbolic_zeros else zeros_like_aval(aval)
+
+    return tree_util.tree_map(zero, val)
+
+
 class custom_jvp:  # noqa: N801  (JAX's name)
     """A function with a custom forward-mode rule (reverse mode comes from transposing it).
 
@@ -215,6 +276,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         def jvp_flat(primals, tangents):
             if not self.symbolic_zeros:
                 tangents = [instantiate(t) for t in tangents]
+            else:  # the rule sees JAX's public SymbolicZero
+                tangents = [SymbolicZero(t.aval) if type(t) is Zero else t for t in tangents]
             res = self.jvp(
                 *split.nondiff, tuple(split.diff_args(primals)), tuple(split.diff_args(tangents))
             )
@@ -225,6 +288,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                     "tuple of length two) representing primal and tangent outputs, but got "
                     f"{res}.\nReturn (primal_out, tangent_out)."
                 )
+            if self.symbolic_zeros:  # a SymbolicZero output stands for zeros
+                res = res[0], tree_util.tree_map(_instantiate_symbolic, res[1])
             p_tree, t_tree = (tree_util.tree_structure(r) for r in res)
             if p_tree != t_tree:
                 raise errors.CustomDerivativeError(
@@ -662,4 +727,12 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     return converted, [c for c, h in zip(consts, hoisted) if h]
 
 
-__all__ = ["closure_convert", "custom_gradient", "custom_jvp", "custom_vjp", "linear_call"]
+__all__ = [
+    "SymbolicZero",
+    "closure_convert",
+    "custom_gradient",
+    "custom_jvp",
+    "custom_vjp",
+    "linear_call",
+    "zero_from_primal",
+]

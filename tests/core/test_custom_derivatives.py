@@ -160,3 +160,27 @@ def test_closure_convert_keeps_the_example_s_weak_type():
     g, consts = core.closure_convert(lambda a: a * 2, 1.0)
     assert consts == [] and g(3.0).weak_type  # JAX 0.10.2: Array(6., weak_type=True)
     assert not g(jnp.float32(3)).weak_type
+
+
+def test_symbolic_zeros_reach_the_rule_as_jaxs_symbolic_zero():
+    # JAX 0.10.2: the undifferentiated input's tangent is a SymbolicZero (shape/dtype of its
+    # aval); a SymbolicZero tangent output is zeros: grad wrt x is 0.0, wrt y 1.0
+    from core.custom_derivatives import SymbolicZero, zero_from_primal
+
+    seen = []
+    f = core.custom_jvp(lambda x, y: x * y)
+
+    def f_jvp(primals, tangents):
+        seen.append([type(t).__name__ for t in tangents])
+        if isinstance(tangents[1], SymbolicZero):
+            assert tangents[1].shape == () and tangents[1].dtype == np.float32
+        return primals[0] * primals[1], tangents[1]
+
+    f.defjvp(f_jvp, symbolic_zeros=True)
+    assert core.grad(f)(2.0, 3.0) == 0.0 and core.grad(f, argnums=1)(2.0, 3.0) == 1.0
+    assert seen[0][1] == "SymbolicZero"
+    assert core.jit(core.grad(f))(2.0, 3.0) == 0.0
+    zeros = zero_from_primal({"a": jnp.ones(2), "i": 3})
+    np.testing.assert_array_equal(zeros["a"], np.zeros(2, np.float32))
+    assert zeros["i"].dtype == core.float0  # JAX 0.10.2: float0 zeros for integers
+    assert repr(zero_from_primal(jnp.ones(2), symbolic_zeros=True)) == "SymbolicZero"
