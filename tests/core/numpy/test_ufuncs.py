@@ -60,3 +60,26 @@ def test_complex_log2_parts_round_as_jaxs_product(jitted):
         (2.321928094887362, -1.3378042124509761),
     ]
     assert [(float(c.real), float(c.imag)) for c in got] == want
+
+
+@pytest.mark.parametrize(
+    ("call", "function", "path"),
+    [  # JAX 0.10.2's first lines (without the function's address)
+        (lambda: jnp.sin("a"), "sin", "x"),
+        (lambda: jnp.acos("a"), "acos", "x"),
+        (lambda: jnp.add(1, "a"), "add", "y"),
+        (lambda: jnp.multiply(2, "b"), "multiply", "y"),
+        (lambda: jnp.arctan2("a", 1), "arctan2", "x1"),
+        (lambda: jnp.degrees("a"), "rad2deg", "x"),
+        (lambda: jnp.abs("a"), "abs", "x"),
+        (lambda: jnp.isnan("a"), "isnan", "x"),
+    ],
+)
+def test_string_arguments_are_jaxs_type_error(call, function, path):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).splitlines()[0] == (
+        f"Error interpreting argument to <function {function}> as an abstract array. The "
+        f"problematic value is of type <class 'str'> and was passed to the function at path "
+        f"{path}."
+    )
