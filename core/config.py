@@ -99,9 +99,8 @@ _DEFAULTS: dict[str, Any] = {
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),
     # Compile float sums that XLA:CPU adds with its own loops in its order (core/jit/sum_order.py,
-    # NUMBAX_JIT_XLA_SUM_ORDER=1); read when a program is compiled. Off until the kernel
-    # structures it changes (chunked and threaded reductions, scan rows) are its own.
-    "jit_xla_sum_order": os.environ.get("NUMBAX_JIT_XLA_SUM_ORDER", "0")
+    # NUMBAX_JIT_XLA_SUM_ORDER=0 turns it off); read when a program is compiled.
+    "jit_xla_sum_order": os.environ.get("NUMBAX_JIT_XLA_SUM_ORDER", "1")
     not in ("0", "false", "False"),
     # A top-level jitted call of a large batch-separable program splits its batch over the
     # local devices, one thread each (core/jit/batch_split/; NUMBAX_JIT_BATCH_SPLIT=1); read

@@ -11,9 +11,11 @@ Equations are classified by their lowering rule (see `core/backends/numba/regist
 Walking the equations in order, an ELEMENTWISE or REDUCE equation joins the groups of its
 elementwise producers that loop over the same shape (merging them), unless that would make a
 group depend on itself through an equation outside it (the tinygrad rule: a value that is
-broadcast, transposed, or read by a kernel must be stored first). Values used outside their
-group are `stored`; everything else lives in registers for one iteration. Units (groups and
-single equations) are then ordered topologically, keeping the jaxpr's order where free.
+broadcast, transposed, or read by a kernel must be stored first); a float sum in XLA's
+windows (`loops.WINDOWS`: its loops are its own) is the only reduction of its group. Values
+used outside their group are `stored`; everything else lives in registers for one iteration.
+Units (groups and single equations) are then ordered topologically, keeping the jaxpr's order
+where free.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from core.backends.numba.registry import Reduce, Scalar, View, lowering_rule
 from core.ir import Eqn, Var
 from core.jit.errors import LoweringError
+from core.jit.loops import WINDOWS
 
 ELEMENTWISE, SCALAR, REDUCE, VIEW, KERNEL = "elementwise", "scalar", "reduce", "view", "kernel"
 
@@ -58,6 +61,7 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
     parent = list(range(len(eqns)))
     deps: dict[int, set[int]] = {}
     loop_shape: dict[int, tuple] = {}
+    reduce_kinds: dict[int, list[str]] = {}  # group -> the kinds of its reductions
     stored: set[Var] = {v for v in outvars if isinstance(v, Var)}
 
     def find(i: int) -> int:
@@ -91,7 +95,15 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
                 todo.extend(deps.get(u, ()))
         return False
 
+    def sums(roots: set[int], eqn: Eqn) -> list[str]:
+        """The kinds of the reductions of `eqn` and the groups `roots` together."""
+        own = [lowering_rule(eqn.prim).kind] if classify(eqn) == REDUCE else []
+        return own + [k for r in roots for k in reduce_kinds.get(r, ())]
+
     def valid(roots: set[int], eqn: Eqn) -> bool:
+        kinds = sums(roots, eqn)
+        if WINDOWS in kinds and len(kinds) > 1:  # a sum in windows loops alone
+            return False
         ext = external(eqn, roots).union(*(deps.get(r, set()) for r in roots))
         return not reaches(ext, roots)
 
@@ -112,6 +124,7 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
                 for r in reversed(cands):
                     if valid(chosen | {r}, eqn):
                         chosen.add(r)
+            reduce_kinds[i] = sums(chosen, eqn)
             ext = external(eqn, chosen).union(*(deps.pop(r, set()) for r in chosen))
             for r in chosen:
                 parent[r] = i

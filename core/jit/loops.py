@@ -44,6 +44,9 @@ CHUNKS = 16
 # elements (16K for a loop reading one array and writing one, ~15 us here): numba schedules each
 # chunk as an entry that any free thread takes.
 CHUNK_DIVISOR = 8
+# The reduction kind of a float sum in XLA:CPU's windows (`_emit_windows`) and their size.
+WINDOWS = "sum_windows"
+WINDOW = 32
 
 
 @dataclass
@@ -139,6 +142,7 @@ class _Access:
     out_shape: tuple = ()
     row: str = ""  # in a chunked nest, the offset of this chunk's partial results
     out_size: object = 1  # in a chunked nest, the size of the result
+    start: str = ""  # in a nest of windows, where the innermost level's row starts ("... + ")
 
 
 class LoopNest:
@@ -233,8 +237,8 @@ class LoopNest:
         if a.kind == "load" and a.value.kind == "iota":
             return not any(d in ax[1] or d + 1 in ax[1] for ax in a.imap)
         uses = [k for k, ax in enumerate(a.imap) if d in ax[1] or d + 1 in ax[1]]
-        if not uses:
-            return True
+        if not uses:  # two reduced axes: one unless each has windows of its own
+            return a.reduce_kind != WINDOWS
         if len(uses) != 2 or uses[1] != uses[0] + 1:
             return False
         k = uses[0]
@@ -290,6 +294,10 @@ class LoopNest:
     def write(self, a: _Access, expr: str) -> None:
         if a.kind == "store":
             self.em.line(f"rt.st({a.name}, {self.offset(a)}, {expr})")
+        elif a.reduce_kind == WINDOWS and a.row:  # a level's row (`_emit_windows`)
+            f = self.em.assign("f", f"{a.start}{a.row}")
+            new = combine(a.reduce_kind, a.dtype, f"rt.ld({a.acc}, {f})", expr)
+            self.em.line(f"rt.st({a.acc}, {f}, {new})")
         elif a.level >= 0:
             self.em.line(f"{a.acc} = {combine(a.reduce_kind, a.dtype, a.acc, expr)}")
         else:
@@ -305,11 +313,14 @@ class LoopNest:
         n = len(self._dims)
         reductions = [a for a in self.accesses if a.kind == "reduce"]
         shared = [a for a in reductions if n and not any(0 in ax[1] for ax in a.imap)]
-        chunks = self._chunks() if self.parallel and shared else None
+        windowed = any(a.reduce_kind == WINDOWS for a in reductions)
+        chunks = self._chunks() if self.parallel and shared and not windowed else None
         for a in self.accesses:
             if a.kind == "store" and a.result is None:
                 a.name = self.em.assign("o", alloc(self.shape, a.dtype))
                 a.result = Value.array(a.name, self.shape, a.dtype)
+            elif a.kind == "reduce" and windowed:
+                continue  # `_emit_windows` allocates it
             elif a.kind == "reduce":
                 used = sorted({d for ax in a.imap for d in ax[1]})
                 if used == list(range(len(used))):
@@ -325,7 +336,10 @@ class LoopNest:
                     a.result = Value.array(a.name, a.out_shape, a.dtype)
                 else:
                     a.result = Value.scalar(a.acc, a.dtype)
-        if chunks is not None:
+        if windowed:
+            (a,) = reductions  # fusion gives a sum in windows a loop nest of its own
+            self._emit_windows(a, body)
+        elif chunks is not None:
             self._emit_chunks(chunks, shared, n, body)
         else:
             self._emit_level(0, n, body)
@@ -380,6 +394,127 @@ class LoopNest:
                     self.em.line(f"{a.acc} = {new}")
                 if a.out_shape:
                     self.em.line(f"rt.st({a.name}, {j}, {a.acc})")
+
+    def _emit_windows(self, a: _Access, body) -> None:
+        """The loop nest of a sum in XLA's windows (`core/prims/sum_order.py`, `window_sum`),
+        one thread: the kept loop dimensions before the first reduced one outermost, then the
+        reduced ones as levels of windows (the last level the windows' sums in row-major
+        order, each level inside it the elements of one window of the level below, the
+        padding's elements left out by the bounds), then the kept dimensions after the first
+        reduced one. Each level adds into an accumulator of its own, from 0: a register, or,
+        with kept dimensions inside, a row of that many (each element its own sum, the inner
+        loop over them vectorizable), added into the level above after the window's loops."""
+        dims, em = self._dims, self.em
+        used = sorted({d for ax in a.imap for d in ax[1]})
+        reduced = [d for d in range(len(dims)) if d not in used]
+        first = reduced[0] if reduced else len(dims)
+        prefix = [d for d in used if d < first]
+        rest = [d for d in used if d > first]
+        # per reduced dimension, its sizes, windows and paddings, pass after pass: the number of
+        # passes is read from the sizes' values (the source spells it out), the rest symbolic
+        sizes = {d: [dims[d]] for d in reduced}
+        windows: dict[int, list] = {d: [] for d in reduced}
+        while any(int(sizes[d][-1]) > WINDOW for d in reduced):
+            for d in reduced:
+                n = sizes[d][-1]
+                if int(n) > WINDOW:
+                    count = self._named("wc", (n + (WINDOW - 1)) // WINDOW)
+                    low = self._named("wl", (count * WINDOW - n) // 2)
+                    windows[d].append((n, low))
+                else:  # one window of the whole axis
+                    count = 1
+                    windows[d].append((n, None))
+                sizes[d].append(count)
+        passes = len(windows[reduced[0]]) if reduced else 0
+        inner = math.prod(dims[d] for d in rest)
+        zero = identity(a.reduce_kind, a.dtype)
+        if a.out_shape:
+            a.name = em.assign("o", alloc(a.out_shape, a.dtype))
+            a.result = Value.array(a.name, a.out_shape, a.dtype)
+        if rest:  # a row of accumulators per level, the last one the result's row
+            accs = [em.assign("pw", alloc((inner,), a.dtype)) for _ in range(passes)]
+            accs.append(a.name)
+        else:
+            accs = [em.new_name("acc") for _ in range(passes + 1)]
+        if not a.out_shape:
+            a.result = Value.scalar(accs[-1], a.dtype)
+        # where each level's row starts in its array: the result's row at the kept outer index
+        starts = [""] * (passes + 1)
+        a.level, a.acc = 0, accs[0]
+        if rest:  # the body adds into the innermost level's row at the kept inner offset
+            strides, stride = {}, 1
+            for d in reversed(rest):
+                strides[d] = stride
+                stride = stride * dims[d]
+            a.row = linear(0, strides)
+
+        def zeroed(level: int) -> None:
+            if not rest:
+                em.line(f"{accs[level]} = {zero}")
+                return
+            with em.block(f"for jw in range({inner}):"):
+                em.line(f"rt.st({accs[level]}, {starts[level]}jw, {zero})")
+
+        def added(level: int) -> None:  # level's sums into level + 1's
+            lo, hi = accs[level], accs[level + 1]
+            if not rest:
+                em.line(f"{hi} = {combine(a.reduce_kind, a.dtype, hi, lo)}")
+                return
+            with em.block(f"for jw in range({inner}):"):
+                at = f"{starts[level + 1]}jw"
+                new = combine(a.reduce_kind, a.dtype, f"rt.ld({hi}, {at})", f"rt.ld({lo}, jw)")
+                em.line(f"rt.st({hi}, {at}, {new})")
+
+        def level(k: int, at: dict) -> None:
+            """The loops of level `k` (0: the elements) inside the windows `at` of level
+            k + 1 (an index expression per reduced dimension; "" at the last level)."""
+            with contextlib.ExitStack() as stack:
+                here = {}
+                for d in reduced:
+                    name = em.new_name("w") if k else f"i{d}"
+                    if (
+                        k == passes or windows[d][k][1] is None
+                    ):  # the last level: all of it, in order
+                        bounds = f"{sizes[d][k]}"
+                    else:
+                        n, low = windows[d][k]
+                        start = em.new_name("ws")
+                        em.line(f"{start} = {at[d]} * {WINDOW} - {low}")
+                        bounds = f"max(0, {start}), min({n}, {start} + {WINDOW})"
+                    if int(sizes[d][k]) == 1:
+                        em.line(f"{name} = 0")
+                    else:
+                        stack.enter_context(em.block(f"for {name} in range({bounds}):"))
+                    here[d] = name
+                a.start = starts[0]
+                if k:
+                    zeroed(k - 1)
+                    level(k - 1, here)
+                    added(k - 1)
+                    return
+                for d in rest:
+                    stack.enter_context(em.block(f"for i{d} in range({dims[d]}):"))
+                self._loaded, self._offsets = {}, {}
+                body(self)
+
+        strides, stride = {}, 1
+        for d in reversed(prefix):
+            strides[d] = stride
+            stride = stride * dims[d]
+        with contextlib.ExitStack() as stack:
+            for d in prefix:
+                stack.enter_context(em.block(f"for i{d} in range({dims[d]}):"))
+            at = linear(0, strides)
+            if rest and prefix:
+                starts[-1] = f"{em.assign('fw', f'({at}) * {inner}')} + "
+            zeroed(passes)
+            level(passes, {})
+            if a.out_shape and not rest:
+                em.line(f"rt.st({a.name}, {at}, {accs[-1]})")
+
+    def _named(self, prefix: str, n: int) -> int:
+        """The size `n`, a variable assigned once if it is an expression of sizes."""
+        return Size(int(n), self.em.assign(prefix, str(n))) if isinstance(n, Size) else n
 
     def _min_size(self) -> int:
         """The loop size from which threads pay: `PARALLEL_SIZE` for a loop that reads one

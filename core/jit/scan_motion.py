@@ -250,7 +250,7 @@ class _Loop:
             i = producer.get(g)
             while i is not None and self.eqns[i].prim is shapes.reshape_p:
                 i = producer.get(self.eqns[i].inputs[0])
-            if i is not None and self.eqns[i].prim is reductions.reduce_sum_p:
+            if i is not None and self.eqns[i].prim in _SUMS:
                 seeds.add(i)
         sunk, made = [], set()
         for i, e in enumerate(self.eqns):
@@ -594,6 +594,10 @@ def _is_zeros(x, producers: dict[Var, Eqn]) -> bool:
     return isinstance(x, Literal) and not x.aval.shape and x.val == 0
 
 
+# A sum (in XLA's windows too: a body is simplified, `core/jit/sum_order.py`, before it moves).
+_SUMS = (reductions.reduce_sum_p, reductions.reduce_sum_in_order_p)
+
+
 def sum_over(x: Var, axes: tuple, out: Var, producer: dict, uses: dict) -> list[Eqn]:
     """Equations that set `out = reduce_sum(x, axes)`, moving the sum into what computes `x`
     when nothing else reads it: a sum over batch axes of a `dot_general` becomes a product that
@@ -686,7 +690,7 @@ def _slice_eqn(x: Var, axis: int, lo: int, hi: int, out: Var, source_info=None) 
 def _passes(e: Eqn, side: int, axis: int) -> int | None:
     """The axis of `e`'s result that axis `axis` of its input `side` becomes, when `e` (a
     product, a sum) keeps it as it is; else None."""
-    if e.prim is reductions.reduce_sum_p and side == 0 and axis not in e.params["axes"]:
+    if e.prim in _SUMS and side == 0 and axis not in e.params["axes"]:
         return axis - sum(1 for a in e.params["axes"] if a < axis)
     if e.prim is linalg.dot_general_p:
         (xc, yc), (xb, yb) = e.params["dimension_numbers"]

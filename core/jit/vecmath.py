@@ -91,6 +91,7 @@ from core.jit.vecmath_ops import (  # noqa: F401  (the `vm` namespace of generat
 from core.jit.vecmath_trig import (  # noqa: F401  (the `vm` namespace of generated code)
     STRICT_FLAGS,
     cos_f32,
+    sadd,
     sin_f32,
     tan_f32,
 )

@@ -32,7 +32,8 @@ from core.jit.vecmath_ops import (
 # every float instruction without flags; `afn` (it licenses approximate *calls* only) gives these
 # operations flags of their own, so they stay as written, unfused and exact (and vectorize).
 STRICT_FLAGS = ("afn",)
-_sadd, _ssub, _smul, _sdiv = (_flagged(op, STRICT_FLAGS) for op in ("fadd", "fsub", "fmul", "fdiv"))
+sadd, _ssub, _smul, _sdiv = (_flagged(op, STRICT_FLAGS) for op in ("fadd", "fsub", "fmul", "fdiv"))
+sadd.__doc__ = "`a + b` never fused with a product (an FMA) nor reassociated."
 
 
 def _four_over_pi_words() -> tuple[int, ...]:
@@ -182,7 +183,7 @@ def _kernel_tanf(x, y, odd):
     sgn = F(-1) if hx < I(0) else F(1)
     iy = F(-1) if odd else F(1)
     big = ix >= I(0x3F2CA140)  # |x| >= 0.6744: tan(pi/4 - |x|) converges faster
-    xr = _sadd(_ssub(F(_PIO4), np.abs(x)), _ssub(F(_PIO4_LO), y * sgn))
+    xr = sadd(_ssub(F(_PIO4), np.abs(x)), _ssub(F(_PIO4_LO), y * sgn))
     near = _smul(sgn * iy, _ssub(F(1), _smul(iy + iy, xr)))  # |xr| < 2**-13
     x = xr if big else x
     y = F(0) if big else y
@@ -191,22 +192,22 @@ def _kernel_tanf(x, y, odd):
     r = F(_TANF_T[11])
     v = F(_TANF_T[12])
     for k in range(9, 0, -2):
-        r = _sadd(F(_TANF_T[k]), _smul(w, r))
-        v = _sadd(F(_TANF_T[k + 1]), _smul(w, v))
+        r = sadd(F(_TANF_T[k]), _smul(w, r))
+        v = sadd(F(_TANF_T[k + 1]), _smul(w, v))
     v = _smul(z, v)
     s = _smul(z, x)
-    r = _sadd(y, _smul(z, _sadd(_smul(s, _sadd(r, v)), y)))
-    r = _sadd(r, _smul(F(_TANF_T[0]), s))
-    w = _sadd(x, r)
+    r = sadd(y, _smul(z, sadd(_smul(s, sadd(r, v)), y)))
+    r = sadd(r, _smul(F(_TANF_T[0]), s))
+    w = sadd(x, r)
     reflected = _smul(
-        sgn, _ssub(iy, _smul(F(2), _ssub(x, _ssub(_sdiv(_smul(w, w), _sadd(w, iy)), r))))
+        sgn, _ssub(iy, _smul(F(2), _ssub(x, _ssub(_sdiv(_smul(w, w), sadd(w, iy)), r))))
     )
     # -1/(x + r) to float32 accuracy: w's and the quotient's high parts, a correction
     zh = _float(_bits(w) & I(-4096))
     v = _ssub(r, _ssub(zh, x))
     a = _sdiv(F(-1), w)
     t = _float(_bits(a) & I(-4096))
-    inverse = _sadd(t, _smul(a, _sadd(_sadd(F(1), _smul(t, zh)), _smul(t, v))))
+    inverse = sadd(t, _smul(a, sadd(sadd(F(1), _smul(t, zh)), _smul(t, v))))
     result = reflected if big else (inverse if odd else w)
     result = near if big & (np.abs(xr) < F(2.0**-13)) else result
     return result

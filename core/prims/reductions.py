@@ -25,7 +25,7 @@ from core.prims.shapes import (
     squeeze,
     transpose,
 )
-from core.prims.sum_order import fold_axes_last, in_order, xla_sum
+from core.prims.sum_order import window_sum, xla_sum
 from core.trace import get_aval
 
 
@@ -118,11 +118,13 @@ jax_params(reduce_sum_p, out_sharding=None)
 
 def _in_order_impl(x, *, axes):
     with np.errstate(invalid="ignore", over="ignore"):
-        return in_order(fold_axes_last(x, tuple(axes)))
+        return np.asarray(window_sum(x, tuple(axes)), x.dtype)
 
 
-# `reduce_sum` adding the elements one after the other from 0, in row-major order of the
-# reduced axes: what `jit` compiles XLA:CPU's order of a float sum into (core/jit/sum_order.py)
+# `reduce_sum` adding the elements in the order of XLA:CPU's own loops (windows of 32, each
+# summed in order from 0: `sum_order.window_sum`): what `jit` compiles a float sum that XLA
+# does not hand to YNNPACK into (core/jit/sum_order.py), a loop nest of its own order
+# (`core/jit/loops.py`, `LoopNest._emit_windows`)
 reduce_sum_in_order_p = Primitive("reduce_sum_in_order")
 reduce_sum_in_order_p.def_impl(_in_order_impl)
 reduce_sum_in_order_p.def_abstract_eval(

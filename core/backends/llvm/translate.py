@@ -55,6 +55,7 @@ from core.errors import NumbaxError
 from core.jit.vecmath_ops import (
     REDUCE_FLAGS,
 )
+from core.jit.vecmath_trig import STRICT_FLAGS
 
 _I64 = ir.IntType(64)
 _PTR = ir.PointerType()
@@ -343,7 +344,7 @@ class Expressions:
             return types.intp, self.builder.call(threads, [])
         if fn == "rt.helpers" and not node.args:  # pmap devices ready to take pieces
             return types.intp, parallel.desk_helpers(self.builder) if self.builder else None
-        if fn in ("vm.radd", "vm.rmul", "vm.maximum", "vm.minimum"):
+        if fn in ("vm.radd", "vm.rmul", "vm.sadd", "vm.maximum", "vm.minimum"):
             return self._vm_float_pair(fn[3:], node)
         args = [self.expr(x) for x in node.args]
         if fn.startswith("vm.") or fn == "rt.threefry2x32":
@@ -468,6 +469,8 @@ class Expressions:
         if name in ("radd", "rmul"):
             op = "fadd" if name == "radd" else "fmul"
             return a[0], getattr(self.builder, op)(a[1], b[1], flags=REDUCE_FLAGS)
+        if name == "sadd":  # never fused with a product (XLA's sums in windows)
+            return a[0], self.builder.fadd(a[1], b[1], flags=STRICT_FLAGS)
         ty = a[1].type
         fnty = ir.FunctionType(ty, [ty, ty])
         suffix = "f32" if ty == ir.FloatType() else "f64"

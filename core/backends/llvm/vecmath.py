@@ -125,6 +125,7 @@ from core.errors import NumbaxError
 from core.jit.vecmath_ops import (
     REDUCE_FLAGS,
 )
+from core.jit.vecmath_trig import STRICT_FLAGS
 
 # The generated kernels' fast-math flags (core/jit/codegen.py OPTIONS; the test checks they agree)
 KERNEL_FLAGS = ("contract", "arcp")
@@ -295,6 +296,9 @@ _CALLS: dict[str, _Call] = {
     "vm.digamma_f32": _vm(_vm_digamma),
     "vm.radd": _reassoc("fadd"),
     "vm.rmul": _reassoc("fmul"),
+    "vm.sadd": _Call(
+        _same("f", 2), _first, lambda e, args, ds: e.b.fadd(*args, flags=STRICT_FLAGS)
+    ),
     "vm.maximum": _intrinsic("maximum", arity=2),
     "vm.minimum": _intrinsic("minimum", arity=2),
     "np.abs": _Call(_same("fiub", 1), _first, lambda e, args, ds: _np_abs(e, args[0], ds[0])),

@@ -110,7 +110,7 @@ def result(expr: str, dtype: np.dtype, exact: bool = True) -> str:
 
 _IDENTITY = {
     "sum": 0,
-    "sum_in_order": 0,
+    "sum_windows": 0,
     "prod": 1,
     "and": True,
     "or": False,
@@ -137,8 +137,8 @@ def combine(kind: str, dtype: np.dtype, acc: str, x: str) -> str:
     fl = dtype.kind == "f"
     if kind == "sum":
         return f"vm.radd({acc}, {x})" if fl else cast(f"{acc} + {x}", dtype)
-    if kind == "sum_in_order":  # not reassociable: the elements add in the loop's order
-        return cast(f"{acc} + {x}", dtype)
+    if kind == "sum_windows":  # the elements add in the loop's order, no product fused in
+        return f"vm.sadd({acc}, {x})" if fl else cast(f"{acc} + {x}", dtype)
     if kind == "prod":
         return f"vm.rmul({acc}, {x})" if fl else cast(f"{acc} * {x}", dtype)
     if kind == "and" or (dtype == np.bool_ and kind == "min"):

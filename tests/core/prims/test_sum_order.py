@@ -40,6 +40,14 @@ CASES = [
     ((128, 10), 0, "float32", 138271144431, (0xC8C424B0, 0x49382C72)),
     ((7, 33), 1, "float32", 75011030135, (0xC773ACFC, 0xC8983BD2)),
     ((300, 7), 0, "float32", 57866446547, (0x4841FC9C, 0x47E93148)),
+    # ... kept axes before and after the reduced one, two passes of windows, several axes
+    ((3, 100, 5), 1, "float32", 294645819594, (0x483C8EAC, 0x48FA84D2)),
+    ((2, 1100), 1, "float32", 3657865802, (0x48F530F2, 0x4888B4AC)),
+    ((1100, 2), 0, "float32", 7961647976, (0x4980FD2C, 0xC8860F1E)),
+    ((1500,), None, "float32", 3373282817, (0xC9103601,)),
+    ((3, 7, 40), (0, 2), "float32", 57786980196, (0x47CF1090, 0xC908A127)),
+    ((33, 2, 33), (0, 2), "float32", 3650912994, (0x487CAC44, 0x488FEB4F)),
+    ((40, 50), (0, 1), "float32", 3334182976, (0xC6BB9840,)),
     # YNNPACK (float32, 4096 elements or more): vectors of 16 lanes along the last axis ...
     ((5000,), None, "float32", 1224993792, (0x4903EC00,)),
     ((20000,), None, "float32", 1225772102, (0x490FCC46,)),
@@ -62,23 +70,36 @@ def test_eager_sum_gives_jaxs_bits(shape, axis, dtype, digest, head):
     assert _digest(out) == digest
 
 
-@pytest.fixture
-def xla_sum_order():
-    """`jit` compiles float sums in XLA's order (`config.jit_xla_sum_order`) in the test."""
-    before = core.config.jit_xla_sum_order
-    core.config.update("jit_xla_sum_order", True)
-    yield
-    core.config.update("jit_xla_sum_order", before)
-
-
 # the sums XLA adds with its own loops (under 4096 float32 elements): `jit` compiles their order
 JIT_CASES = [case for case in CASES if np.prod(case[0]) < sum_order.YNN_MIN_SIZE]
 
 
 @pytest.mark.parametrize(("shape", "axis", "dtype", "digest", "head"), JIT_CASES)
-def test_jit_sum_gives_jaxs_bits(shape, axis, dtype, digest, head, xla_sum_order):
+def test_jit_sum_gives_jaxs_bits(shape, axis, dtype, digest, head):
     out = np.asarray(core.jit(lambda x: jnp.sum(x, axis=axis))(_data(shape, dtype)))
     assert _digest(out) == digest
+
+
+# (shape, axis, digest of the float64 result's bits, bits of its first elements): JAX 0.10.2
+# printed these (jnp.sum(x, axis) eagerly and under jax.jit alike, x64, CPU)
+X64_CASES = [
+    ((100,), None, 85591659043094528, (0xC130152911000000,)),
+    ((300, 7), 0, 2243774313763176448, (0x41083F93E8000000, 0x40FD262700000000)),
+    ((7, 33), 1, 2224830505939894272, (0xC0EE759F60000000, 0xC113077A50000000)),
+]
+
+
+@pytest.mark.parametrize(("shape", "axis", "digest", "head"), X64_CASES)
+def test_float64_sums_give_jaxs_bits(shape, axis, digest, head):
+    with core.enable_x64(True):
+        x = _data(shape, "float64")
+        for fn in (jnp.sum, core.jit(jnp.sum, static_argnames="axis")):
+            out = np.asarray(fn(x, axis=axis))
+            assert out.dtype == np.float64
+            assert [hex(b) for b in out.ravel()[: len(head)].view(np.uint64)] == list(
+                map(hex, head)
+            )
+            assert _digest(out) == digest
 
 
 # (function of a and b = a reversed, shape, digest eagerly, digest under jit): JAX 0.10.2
@@ -94,7 +115,7 @@ FUSED = [
 
 
 @pytest.mark.parametrize(("fn", "shape", "eager", "jitted"), FUSED)
-def test_fused_sums_give_jaxs_bits(fn, shape, eager, jitted, xla_sum_order):
+def test_fused_sums_give_jaxs_bits(fn, shape, eager, jitted):
     a = _data(shape, "float32")
     b = a[::-1].copy()
     assert _digest(np.asarray(fn(a, b))) == eager

@@ -48,7 +48,7 @@ def _argext_lowering(op: str):
 register_lowering(argmax_p, Kernel(_argext_lowering(">")))
 register_lowering(argmin_p, Kernel(_argext_lowering("<")))
 register_lowering(reduce_sum_p, Reduce("sum"))
-register_lowering(reduce_sum_in_order_p, Reduce("sum_in_order"))
+register_lowering(reduce_sum_in_order_p, Reduce("sum_windows"))
 register_lowering(reduce_max_p, Reduce("max"))
 register_lowering(reduce_min_p, Reduce("min"))
 register_lowering(reduce_prod_p, Reduce("prod"))
