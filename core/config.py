@@ -209,7 +209,7 @@ _TRACE_FLAGS = (
     "high_dynamic_range_gumbel",
 )
 _MATMUL_PRECISIONS = (
-    *("default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest"),
+    *("default", "high", "highest", "bfloat16", "tensorfloat32", "float32"),
     *("ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY"),
     *("ANY_F8_ANY_F8_ANY_FAST_ACCUM", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16"),
     *("BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9"),
@@ -242,7 +242,7 @@ def _validate(key: str, value: Any) -> None:
     if key == "numpy_dtype_promotion":
         if value not in ("standard", "strict"):
             raise ValueError(
-                f"{value!r} is not a valid NumpyDtypePromotion: use 'standard' or 'strict'."
+                f"{value!r} is not a valid NumpyDtypePromotion\nuse 'standard' or 'strict'."
             )
     elif key == "threefry_partitionable" and value is not True:
         raise NotImplementedError(
@@ -251,7 +251,7 @@ def _validate(key: str, value: Any) -> None:
         )
     elif key == "default_prng_impl" and value != "threefry2x32":
         if value not in _PRNG_IMPLS:
-            raise ValueError(f"new enum value must be in {list(_PRNG_IMPLS)}, got {value!r}.")
+            raise ValueError(_enum_message(_PRNG_IMPLS, value))
         raise NotImplementedError(f"PRNG implementation {value!r}: numbax has threefry2x32 only.")
     elif key in ("platforms", "platform_name") and value not in (None, ""):
         if "cpu" not in str(value).split(","):
@@ -259,13 +259,11 @@ def _validate(key: str, value: Any) -> None:
                 f"jax_{key}={value!r}: numbax computes on the CPU only; use 'cpu'."
             )
     elif key == "numpy_rank_promotion" and value not in ("allow", "warn", "raise"):
-        choices = ["allow", "warn", "raise"]
-        raise ValueError(f"new enum value must be in {choices}, got {value!r}.")
+        raise ValueError(_enum_message(("allow", "warn", "raise"), value))
     elif key == "traceback_filtering" and value not in _TRACEBACK_FILTERING:
-        raise ValueError(f"new enum value must be in {list(_TRACEBACK_FILTERING)}, got {value!r}.")
-    elif key.startswith("transfer_guard_") and value not in _TRANSFER_GUARD_LEVELS:
-        levels = list(_TRANSFER_GUARD_LEVELS)
-        raise ValueError(f"new enum value must be in {levels}, got {value!r}.")
+        raise ValueError(_enum_message(_TRACEBACK_FILTERING, value))
+    elif key.startswith("transfer_guard_") and value not in (None, *_TRANSFER_GUARD_LEVELS):
+        raise ValueError(_enum_message(_TRANSFER_GUARD_LEVELS, value, none_ok=True))
     elif key == "debug_key_reuse" and value:
         raise NotImplementedError(
             "jax_debug_key_reuse=True is not implemented: numbax does not track the use of "
@@ -277,9 +275,15 @@ def _validate(key: str, value: Any) -> None:
         raise ValueError(f"jit_kernels must be 'auto', 'many' or 'one', got {value!r}.")
     elif key == "default_matmul_precision" and value not in (None, *_MATMUL_PRECISIONS):
         raise ValueError(
-            f"default_matmul_precision must be None or one of {list(_MATMUL_PRECISIONS)}, "
-            f"got {value!r}."
+            _enum_message(_MATMUL_PRECISIONS, value, none_ok=True)
+            + "\ndefault_matmul_precision takes one of these names, or None."
         )
+
+
+def _enum_message(choices: tuple, value: Any, none_ok: bool = False) -> str:
+    """JAX's message for a value outside an enum option's choices."""
+    either = "None or in" if none_ok else "in"
+    return f"new enum value must be {either} {list(choices)}, got {value} of type {type(value)}."
 
 
 for _key in _LIMITS:  # values from the environment

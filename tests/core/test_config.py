@@ -25,3 +25,39 @@ def test_user_context_values_key_the_jit_cache():
 def test_user_context_values_must_be_hashable():
     with pytest.raises(TypeError, match="unhashable"):
         core.make_user_context([])
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "first"),
+    [  # JAX 0.10.2's first lines
+        (
+            "numpy_rank_promotion",
+            "bad",
+            "new enum value must be in ['allow', 'warn', 'raise'], got bad of type <class 'str'>.",
+        ),
+        (
+            "numpy_rank_promotion",
+            3,
+            "new enum value must be in ['allow', 'warn', 'raise'], got 3 of type <class 'int'>.",
+        ),
+        (
+            "transfer_guard_host_to_device",
+            "bad",
+            "new enum value must be None or in ['allow', 'log', 'disallow', 'log_explicit', "
+            "'disallow_explicit'], got bad of type <class 'str'>.",
+        ),
+        ("numpy_dtype_promotion", "bad", "'bad' is not a valid NumpyDtypePromotion"),
+        ("default_matmul_precision", "fastest", "new enum value must be None or in ['default', "),
+    ],
+)
+def test_enum_option_errors_are_jaxs(name, value, first):
+    with pytest.raises(ValueError) as info:
+        core.config.update(name, value)
+    assert str(info.value).splitlines()[0].startswith(first)
+    if not first.endswith(", "):
+        assert str(info.value).splitlines()[0] == first
+
+
+def test_transfer_guard_takes_none():
+    with core.transfer_guard_host_to_device(None):  # JAX 0.10.2 accepts None
+        assert core.config.read("transfer_guard_host_to_device") is None

@@ -51,7 +51,8 @@ def test_transfer_guards_take_jaxs_levels_and_guard_no_host_memory_program(level
 
 
 def test_guard_flag_errors():
-    with pytest.raises(ValueError, match="new enum value must be in"):
+    # JAX 0.10.2's first line
+    with pytest.raises(ValueError, match=r"^new enum value must be None or in \['allow'"):
         core.config.update("jax_transfer_guard_device_to_host", "never")
     with pytest.raises(NotImplementedError, match="debug_key_reuse"), core.debug_key_reuse(True):
         pass
