@@ -80,6 +80,7 @@ class Split:
         with axis_env.tracing(AXIS, n):
             local, consts = per_device(decision.jaxpr, decision.plan, AXIS)
             self.exe = executable(local, backend, name)
+        self.jaxpr = local  # the per-device program (for debugging)
         self.consts = [np.ascontiguousarray(np.asarray(c)) for c in consts]
         self.in_axes = [0 if k in decision.seeds else None for k in range(len(jaxpr.invars))]
         self.out_avals = list(jaxpr.out_avals)
