@@ -51,7 +51,7 @@ def optimizers(params):
         "adafactor": optax.adafactor(0.05, min_dim_size_to_factor=4),
         "yogi": optax.yogi(0.05),
         "novograd": optax.novograd(0.05),
-        "radam": optax.radam(0.05, threshold=3.0),
+        "radam": optax.radam(0.05, threshold=4.5),
         "nadam": optax.nadam(0.05),
         "nadamw": optax.nadamw(0.05, weight_decay=1e-2),
         "adamaxw": optax.adamaxw(0.05),
