@@ -6,6 +6,7 @@ import doctest
 import functools
 import json
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -314,3 +315,36 @@ def test_explicit_axes_take_only_inputs_placed_as_in_specs_says():
         )
     )
     np.testing.assert_array_equal(f(core.device_put(x, NamedSharding(m, P("i")))), [28.0])
+
+
+def _pcast_map(body, **kw):
+    mesh = core.make_mesh((2,), ("i",), devices=core.devices()[:2], axis_types=AUTO)
+    return core.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P("i"), **kw)
+
+
+def test_pcast_to_varying_is_pvary():
+    # JAX 0.10.2: the body's jaxpr is `d:f32[2]{V:i} = pvary[axes=('i',)] c`
+    f = _pcast_map(lambda x: lax.pcast(x, "i", to="varying"))
+    assert "pvary[axes=('i',)]" in str(core.make_jaxpr(f)(jnp.arange(2.0)))
+    np.testing.assert_array_equal(f(jnp.arange(2.0)), [0.0, 1.0, 0.0, 1.0])
+    g = _pcast_map(lambda x: lax.pcast(x, "i", to="varying"), check_vma=False)
+    np.testing.assert_array_equal(g(jnp.arange(2.0)), [0.0, 1.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    ("body", "error", "first"),
+    [  # JAX 0.10.2's errors
+        (lambda x: lax.pcast(x, {"i"}, to="varying"), TypeError, "axis_name={'i'} must be"),
+        (lambda x: lax.pcast(x, "i", to="bad"), ValueError, "Got unexpected `to` value."),
+        (
+            lambda x: lax.pcast(lax.pcast(x, "i", to="varying"), "i", to="varying"),
+            ValueError,
+            "Unsupported pcast from=varying, to='varying'",
+        ),
+    ],
+)
+def test_pcast_errors(body, error, first):
+    with pytest.raises(error, match="^" + re.escape(first)):
+        _pcast_map(body)(jnp.arange(2.0))
+    with pytest.raises(ValueError, match="^pvary should be called under jax.shard_map."):
+        lax.pcast(jnp.ones(2), "i", to="varying")

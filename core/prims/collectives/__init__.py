@@ -31,7 +31,7 @@ from core.prims.collectives.primitives import (
     psum_p,
 )
 from core.prims.collectives.scatter import psum_scatter, reduce_scatter_p
-from core.prims.collectives.varying import psum_invariant_p, pvary_p
+from core.prims.collectives.varying import pcast, psum_invariant_p, pvary_p
 from core.prims.collectives.wrappers import (
     PACK_MAX,
     all_gather,
@@ -52,6 +52,7 @@ __all__ = [
     "axis_index_p",
     "axis_size",
     "pbroadcast",
+    "pcast",
     "pmax",
     "pmax_p",
     "pmean",
