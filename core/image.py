@@ -48,7 +48,9 @@ class ResizeMethod(enum.Enum):
         """The method named `s` ("nearest", "linear"/"bilinear"/..., "cubic", "lanczos3"...)."""
         method = _NAMES.get(s)
         if method is None:
-            raise ValueError(f'Unknown resize method "{s}"; expected one of {sorted(_NAMES)}.')
+            raise ValueError(  # JAX's first line, the names after it
+                f'Unknown resize method "{s}"\nexpected one of {sorted(_NAMES)}.'
+            )
         return method
 
 

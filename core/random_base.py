@@ -925,6 +925,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: 
 @library_jit(static_argnames=("shape", "mode"))
 def _bernoulli(key: Any, p: Any, shape: tuple[int, ...] | None, mode: str) -> Any:
     shape = get_aval(p).shape if shape is None else shape
+    p = broadcast_to(p, shape)  # `p` of a lower rank than `shape` (JAX's `<` broadcasts)
     dtype = get_aval(p).dtype
     if mode == "low":
         return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)

@@ -25,6 +25,7 @@ from core.errors import (
     AxisError,
     DTypeError,
     IntegerLogSumExpError,
+    JaxRuntimeError,
     ShapeError,
     UnorderedDTypeError,
 )
@@ -241,15 +242,57 @@ def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
 approx_top_k_p = Primitive("approx_top_k", multiple_results=True)
 
 
-def _approx_top_k(operand: Any, *, k: int, reduction_dimension: int, is_max_k: bool, **_: Any):
-    """The exact top (or bottom) k: recall 1 meets any `recall_target` (as JAX's CPU
-    fallback, a sort)."""
-    axis = reduction_dimension % get_aval(operand).ndim
-    vals, idx = top_k_p.bind(operand if is_max_k else ew.neg(operand), k=k, axis=axis)
+def _approx_top_k_output_size(
+    size: int, rank: int, k: int, recall_target: float, aggregate: bool, size_override: int
+) -> int:
+    """How many entries approx_top_k returns along its reduction dimension: `k` when it
+    aggregates, else XLA's `ApproxTopKReductionOutputSize` (the reduced windows of 128 lanes,
+    1024 for rank 1, kept for the recall target; XLA's INVALID_ARGUMENT messages)."""
+    if aggregate:
+        return k
+    tiling = 1024 if rank == 1 else 128
+    if size <= tiling:
+        return size
+    if 0 <= size_override < size:
+        raise JaxRuntimeError(
+            f"INVALID_ARGUMENT: reduction_input_size_override: {size_override} should be "
+            f"greater equals to operands[reduction_dim]: {size}"
+        )
+    logical = size_override if size_override >= 0 else size
+    windows = -(-size // tiling)
+    if k == 1:
+        return tiling
+    if recall_target == 1.0:
+        return size
+    if not 0.0 < recall_target <= 1.0:
+        raise JaxRuntimeError("INVALID_ARGUMENT: recall_target should range in (0,1]")
+    m = min(max(int((1.0 - k) / np.log(np.float64(np.float32(recall_target)))), tiling), logical)
+    log2_reduction = (logical // m).bit_length() - 1
+    if log2_reduction == 0:
+        return size
+    log2_reduction = min(log2_reduction, (windows - 1).bit_length())
+    return -(-windows // (1 << log2_reduction)) * tiling
+
+
+def _approx_top_k(
+    operand: Any, *, k: int, reduction_dimension: int, is_max_k: bool, **params: Any
+) -> list[Any]:
+    """The exact top (or bottom) entries, as many as JAX's CPU fallback (a sort) returns:
+    `k`, or XLA's reduced size without `aggregate_to_topk`."""
+    aval = get_aval(operand)
+    axis = reduction_dimension % aval.ndim
+    count = _approx_top_k_output_size(
+        aval.shape[axis], aval.ndim, k, params["recall_target"], params["aggregate_to_topk"],
+        params["reduction_input_size_override"],
+    )  # fmt: skip
+    vals, idx = top_k_p.bind(operand if is_max_k else ew.neg(operand), k=count, axis=axis)
     return [vals if is_max_k else ew.neg(vals), idx]
 
 
-def _approx_top_k_abstract_eval(operand, *, k, reduction_dimension, aggregate_to_topk, **_):
+def _approx_top_k_abstract_eval(
+    operand, *, k, reduction_dimension, recall_target, aggregate_to_topk,
+    reduction_input_size_override, **_,
+):  # fmt: skip
     # JAX's checks and messages
     if k <= 0:
         raise ValueError(f"k must be positive, got {k}")
@@ -262,7 +305,10 @@ def _approx_top_k_abstract_eval(operand, *, k, reduction_dimension, aggregate_to
         )
     if dtypes.kind(operand.dtype) != "f":
         raise ValueError("operand must be a floating type")
-    dims[reduction_dimension] = k  # numbax aggregates to the top k always
+    dims[reduction_dimension] = _approx_top_k_output_size(
+        dims[reduction_dimension], len(dims), k, recall_target, aggregate_to_topk,
+        reduction_input_size_override,
+    )  # fmt: skip
     return [
         ShapedArray(tuple(dims), operand.dtype, operand.weak_type),
         ShapedArray(tuple(dims), np.dtype(np.int32)),
@@ -302,10 +348,9 @@ def approx_top_k(
     aggregate_to_topk: bool,
 ) -> list[Any]:
     """`lax.approx_max_k`/`approx_min_k`'s primitive: `[values, int32 indices]` of the `k`
-    largest (`is_max_k`) or smallest entries along `reduction_dimension`, exactly.
-
-    Partial: `aggregate_to_topk=False` returns the top `k` too (JAX's TPU algorithm returns
-    a larger, approximate set; its CPU fallback a set of XLA's size, not `k`).
+    largest (`is_max_k`) or smallest entries along `reduction_dimension`, exactly, as JAX's
+    CPU fallback; with `aggregate_to_topk=False`, the exact top of XLA's reduced size (the
+    fallback's; JAX's TPU algorithm returns an approximate set of that size).
     """
     return approx_top_k_p.bind(
         operand,

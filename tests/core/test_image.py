@@ -241,3 +241,13 @@ def test_vmap_and_jit():
         _close(out[k], [c * v for v in RESIZE_2D[0][2]])
     f = core.jit(lambda x, s: image.scale_and_translate(x, (4, 5), (0, 1), s, SHIFT, "cubic"))
     _close(f(X, SCALE), ST[2][2])
+
+
+def test_unknown_method_error_starts_with_jaxs_line():
+    # JAX 0.10.2: jax.image.resize(x, (5, 7), "bogus") -> ValueError('Unknown resize method
+    # "bogus"'); numbax adds the known names on the next line
+    with pytest.raises(ValueError) as info:
+        image.resize(jnp.ones((3, 4)), (5, 7), "bogus")
+    lines = str(info.value).splitlines()
+    assert lines[0] == 'Unknown resize method "bogus"'
+    assert "lanczos3" in lines[1]

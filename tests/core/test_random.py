@@ -268,6 +268,25 @@ def test_bernoulli():
         random.bernoulli(K0, 1)
 
 
+@pytest.mark.parametrize(
+    "p, shape, mode, expected",
+    [
+        ([0.1, 0.9], (3, 2), "low", [[0, 0], [0, 1], [0, 1]]),
+        ([0.2, 0.6, 0.9], (2, 3), "high", [[0, 0, 1], [0, 1, 1]]),
+        ([[0.3], [0.8]], (2, 4), "low", [[0, 0, 0, 0], [1, 1, 1, 1]]),
+    ],
+    ids=["row", "row_high", "column"],
+)
+def test_bernoulli_broadcasts_p_to_shape(p, shape, mode, expected):
+    # JAX 0.10.2: jax.random.bernoulli(jax.random.PRNGKey(0), p, shape, mode) (p of a lower
+    # rank or with unit axes is broadcast to the shape; numbax raised a ShapeError)
+    key = random.PRNGKey(0)
+    out = random.bernoulli(key, jnp.array(p), shape, mode=mode)
+    assert _np(out).astype(int).tolist() == expected
+    jitted = core.jit(lambda k, p: random.bernoulli(k, p, (4, 2)))(key, jnp.array([0.5, 0.7]))
+    assert _np(jitted).astype(int).tolist() == [[0, 0], [1, 1], [0, 1], [1, 1]]
+
+
 def test_rademacher():
     assert _np(random.rademacher(K0, (6,))).tolist() == [-1, -1, 1, 1, -1, 1]
 

@@ -113,3 +113,49 @@ def test_complex_and_multi_key_sorts_of_empty_arrays(shape):
     assert jnp.sort_complex(z).shape == shape and jnp.sort(z, axis=0).shape == shape
     keys = (jnp.zeros(shape), jnp.zeros(shape, jnp.int32))
     assert [k.shape for k in lax.sort(keys, dimension=0, num_keys=2)] == [shape, shape]
+
+
+@pytest.mark.parametrize(
+    "shape, k, kwargs, expected",
+    [
+        ((2, 2000), 3, {}, (2, 256)),
+        ((2000,), 3, {}, (2000,)),
+        ((2, 2000), 1, {}, (2, 128)),
+        ((2, 2000), 3, {"reduction_input_size_override": 8000}, (2, 128)),
+        ((2000, 2), 3, {"reduction_dimension": 0}, (256, 2)),
+        ((5000,), 10, {"recall_target": 0.9}, (2048,)),
+        ((100000,), 5, {}, (2048,)),
+        ((8,), 3, {}, (8,)),
+        ((2, 4096), 100, {"recall_target": 0.99}, (2, 4096)),
+    ],
+)
+def test_approx_top_k_without_aggregation_returns_xlas_reduced_size(shape, k, kwargs, expected):
+    # JAX 0.10.2 on CPU: lax.approx_max_k(x, k, aggregate_to_topk=False, **kwargs)[0].shape,
+    # the exact top of that many entries, largest first (numbax returned k entries)
+    x = jnp.asarray(np.random.default_rng(0).standard_normal(shape, np.float32))
+    axis = kwargs.get("reduction_dimension", -1)
+    values, indices = lax.approx_max_k(x, k, aggregate_to_topk=False, **kwargs)
+    assert values.shape == indices.shape == expected and indices.dtype == np.int32
+    want = -np.sort(-np.asarray(x), axis=axis).take(range(expected[axis]), axis=axis)
+    np.testing.assert_array_equal(np.asarray(values), want)
+    low, _ = lax.approx_min_k(x, k, aggregate_to_topk=False, **kwargs)
+    assert low.shape == expected
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (
+            {"reduction_input_size_override": 100},
+            "INVALID_ARGUMENT: reduction_input_size_override: 100 should be greater equals to "
+            "operands[reduction_dim]: 2000",
+        ),
+        ({"recall_target": 1.5}, "INVALID_ARGUMENT: recall_target should range in (0,1]"),
+    ],
+)
+def test_approx_top_k_reduced_size_errors(kwargs, message):
+    # JAX 0.10.2: JaxRuntimeError with XLA's message
+    with pytest.raises(RuntimeError) as info:
+        lax.approx_max_k(jnp.ones((2, 2000)), 3, aggregate_to_topk=False, **kwargs)
+    assert type(info.value).__name__ == "JaxRuntimeError"
+    assert str(info.value) == message
