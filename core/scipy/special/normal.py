@@ -247,4 +247,6 @@ def owens_t(h: Any, a: Any) -> Any:
     """
     h, a = promote_args_inexact("owens_t", h, a)
     h, a = jnp.broadcast_arrays(h, a)
+    if _dtype(h).itemsize < 4:  # JAX's result is float32 (its quadrature's constants are)
+        h, a = h.astype(np.float32), a.astype(np.float32)
     return _owens_t(h, a)

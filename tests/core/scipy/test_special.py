@@ -212,3 +212,10 @@ def test_fresnel_and_sici_of_16_bit_floats_and_nan():
     si, ci = special.sici(jnp.array([np.nan, -np.inf, np.inf]))
     np.testing.assert_array_equal(si, np.array([np.nan, -np.pi / 2, np.pi / 2], np.float32))
     np.testing.assert_array_equal(ci, [np.nan, np.nan, 0.0])
+
+
+def test_owens_t_of_float16_is_float32_accurate():
+    # JAX 0.10.2: owens_t(float16 [1, 0.3, 2], 0.5) = [0.04306469, 0.07029568, 0.00862508] (f32)
+    out = special.owens_t(jnp.array([1.0, 0.3, 2.0], jnp.float16), 0.5)
+    assert out.dtype == jnp.float32
+    np.testing.assert_allclose(out, [0.04306469, 0.07029568, 0.00862508], rtol=2e-6)
