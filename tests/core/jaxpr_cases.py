@@ -717,6 +717,21 @@ def _ad_cases(m, c):  # noqa: PLR0915  (one line per case)
         jax.grad(lambda x: lax.scan(lambda c, r: (c + r, c * r), 0.0, x)[1].sum()),
         (V,),
     )
+
+    # two carries from Python floats: `a` reaches `out[1]` only through `b` (the transposed
+    # body adds to `b`'s weak cotangent), and `b` is dead for `out[0]` (one carry transposed)
+    def pair_scan(a, b, xs, which):
+        out = lax.scan(lambda c, r: ((c[0] * r, c[1] + c[0]), None), (a, b), xs)[0]
+        return out[which]
+
+    c["ad_grad_scan_carry_via_carry"] = (
+        lambda a, b, xs: jax.grad(pair_scan, argnums=(0, 1))(a, b, xs, 1),
+        (1.0, 0.0, V),
+    )
+    c["ad_grad_scan_dead_carry"] = (
+        lambda a, b, xs: jax.grad(pair_scan, argnums=(0, 1))(a, b, xs, 0),
+        (1.0, 0.0, V),
+    )
     c["ad_jacfwd_scan"] = (jax.jacfwd(carry_product), (V,))
     c["ad_hessian_scan"] = (jax.hessian(carry_product), (V,))
 

@@ -299,9 +299,13 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     # The carry is linear even where its initial value is a known (zero) tangent.
     c_undef = tuple(is_undefined(c) for c in consts)
     x_undef = tuple(is_undefined(x) for x in xs)
-    c_avals, _, x_avals = split_list(jaxpr.in_avals, [num_consts, num_carry])
-    ct_carry = [instantiate(c) for c in cts[:num_carry]]
+    c_avals, in_carry, x_avals = split_list(jaxpr.in_avals, [num_consts, num_carry])
     ys_nz = tuple(type(c) is not Zero for c in cts[num_carry:])  # zero ones stay symbolic
+    # Only the carries whose cotangent can be nonzero are carried (JAX's linear scan has lost
+    # the others to dead-code elimination): a zero one's weak type reaches no gradient.
+    live = _live_carries(jaxpr, num_consts, num_carry, cts[:num_carry], ys_nz)
+    ct_carry = [instantiate(c) for c, k in zip(cts[:num_carry], live) if k]
+    n_live = len(ct_carry)
     ct_ys = [c for c in cts[num_carry:] if type(c) is not Zero]
     # As JAX's, the transposed body's carry and ys cotangents are typed by the cotangents that
     # come in, not by the linear body: a weakly typed carry tangent (of a Python-float init)
@@ -316,15 +320,17 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         dc_avals = [a for a, u in zip(c_avals, c_undef) if not u]
         dx_avals = [a for a, u in zip(x_avals, x_undef) if not u]
         y_avals = jaxpr.out_avals[num_carry:]
-        sizes = [len(dc_avals), len(acc_avals), num_carry, len(nz_avals)]
+        sizes = [len(dc_avals), len(acc_avals), n_live, len(nz_avals)]
 
         def body(*vals):  # JAX's layout: consts, carries, then the ys' cotangents and the xs
             dc, acc, cc, cy, dx = split_list(vals, sizes)
-            dci, dxi, cyi = iter(dc), iter(dx), iter(cy)
+            dci, dxi, cyi, cci = iter(dc), iter(dx), iter(cy), iter(cc)
             cy = [next(cyi) if nz else Zero(a) for a, nz in zip(y_avals, ys_nz)]
+            cc = [next(cci) if k else Zero(a) for a, k in zip(jaxpr.out_avals, live)]
+            cai = iter(carry_avals)
             full = (
                 [UndefinedPrimal(a) if u else next(dci) for a, u in zip(c_avals, c_undef)]
-                + [UndefinedPrimal(a) for a in carry_avals]
+                + [UndefinedPrimal(next(cai) if k else a) for a, k in zip(in_carry, live)]
                 + [UndefinedPrimal(a) if u else next(dxi) for a, u in zip(x_avals, x_undef)]
             )
             acci = iter(acc)  # each const's sum so far, added to where its cotangent is made
@@ -334,14 +340,14 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
             r_consts, r_carry, r_xs = split_list(res, [num_consts, num_carry])
             return (
                 [instantiate(r) for r, u in zip(r_consts, c_undef) if u]
-                + [instantiate(r) for r in r_carry]
+                + [instantiate(r) for r, k in zip(r_carry, live) if k]
                 + [instantiate(r) for r, u in zip(r_xs, x_undef) if u]
             )
 
         return stage(body, dc_avals + acc_avals + carry_avals + nz_avals + dx_avals)
 
     weak = tuple(a.weak_type for a in carry_avals + nz_avals)
-    key = ("scan_transpose", c_undef, x_undef, ys_nz, weak, num_consts, num_carry)
+    key = ("scan_transpose", c_undef, x_undef, ys_nz, live, weak, num_consts, num_carry)
     tj, tconsts = memo(jaxpr, key, make)
     acc0 = [zeros_like_aval(a) for a in acc_avals]
     outs = scan_p.bind(
@@ -352,16 +358,40 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         *ct_ys,
         *def_xs,
         **_params(
-            tj, len(tconsts) + len(def_consts), len(acc0) + num_carry, length, not reverse, unroll
+            tj, len(tconsts) + len(def_consts), len(acc0) + n_live, length, not reverse, unroll
         ),
     )
-    ct_consts, ct_init, ct_xs = split_list(outs, [len(acc0), num_carry])
-    cc, cx = iter(ct_consts), iter(ct_xs)
+    ct_consts, ct_init, ct_xs = split_list(outs, [len(acc0), n_live])
+    cc, cx, ci = iter(ct_consts), iter(ct_xs), iter(ct_init)
+    ct_init = [
+        next(ci) if k else Zero(i.aval) if is_undefined(i) else None for i, k in zip(init, live)
+    ]
     return (
         [next(cc) if u else None for u in c_undef]
         + [c if is_undefined(i) else None for c, i in zip(ct_init, init)]
         + [next(cx) if u else None for u in x_undef]
     )
+
+
+def _live_carries(
+    jaxpr: ir.Jaxpr, num_consts: int, num_carry: int, ct_carry: list, ys_nz: tuple
+) -> tuple[bool, ...]:
+    """Which carries of a linear scan body get a nonzero cotangent in its transpose: those
+    whose final cotangent is nonzero, and, to a fixpoint, those from which the body computes a
+    carry or y with a nonzero cotangent (a reverse reachability over the body's equations,
+    which holds for every primitive's transpose)."""
+    live = tuple(type(c) is not Zero for c in ct_carry)
+    carry_in = jaxpr.invars[num_consts : num_consts + num_carry]
+    while True:
+        outs = [v for v, k in zip(jaxpr.outvars, live + ys_nz) if k]
+        reached = {v for v in outs if isinstance(v, ir.Var)}
+        for eqn in reversed(jaxpr.eqns):
+            if any(v in reached for v in eqn.outputs):
+                reached.update(x for x in eqn.inputs if isinstance(x, ir.Var))
+        new = tuple(k or v in reached for k, v in zip(live, carry_in))
+        if new == live:
+            return live
+        live = new
 
 
 def _scan_batch(
