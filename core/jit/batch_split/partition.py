@@ -2,7 +2,9 @@
 
 `per_device(jaxpr, plan, axis_name)` re-stages the jaxpr on the per-device shapes: each equation
 is bound again on its inputs converted to the states its step wants (one conversion per
-variable and wanted state, shared by its users), with its shape parameters made local; a split
+variable and wanted state, shared by its users; a partial sum's psum takes every other partial
+sum then computed that some user takes summed along: one exchange for a train step's
+gradients), with its shape parameters made local; a split
 reduction ends with its collective (`pmax`/`pmin`), a `scan` gets its body staged the same way,
 a `cond` its branches.
 The collectives (`psum`, `all_gather`, `axis_index`) name a private axis, bound by the caller
@@ -40,6 +42,17 @@ class _Emitter:
         self.converted: dict = {}
         # {output: its broadcast_in_dim equation}: a block of it is broadcast locally
         self.defs: dict = {}
+        self.to_sum: list = []  # the partial sums some user takes summed, in program order
+        self.summed: dict = {}  # partial sum -> its psum
+
+    def _sum(self, x: Any) -> Any:
+        """The psum of partial sum `x`, psummed together with every other partial sum already
+        computed that a later user takes summed (a train step's gradients: one exchange)."""
+        if x not in self.summed:
+            ready = [v for v in self.to_sum if v in self.env and v not in self.summed]
+            for v, total in zip(ready, lax.psum([self.env[v] for v in ready], self.axis)):
+                self.summed[v] = total
+        return self.summed[x]
 
     def read(self, x: Any) -> Any:
         return x.as_array() if isinstance(x, ir.Literal) else self.env[x]
@@ -48,6 +61,8 @@ class _Emitter:
         """`x`'s per-device value in the state `want` (converted once per variable)."""
         have = self.plan.state(x)
         val = self.read(x)
+        if have == P and want != P:
+            val, have = self._sum(x), R
         if have == want or x.aval.ndim == 0 and have == R and want != P:
             return val
         key = (x, want)
@@ -66,22 +81,31 @@ class _Emitter:
         (x,) = eqn.inputs
         dims = tuple(eqn.params["broadcast_dimensions"])
         shape = list(eqn.params["shape"])
-        operand = self.read(x)
         if axis in dims and x.aval.shape[dims.index(axis)] != 1:
             operand = self.value(x, dims.index(axis))
+        else:  # as the equation took it (a partial sum summed first)
+            operand = self.value(x, R)
         shape[axis] //= self.n
         return eqn.prim.bind(operand, **dict(eqn.params, shape=tuple(shape)))
 
-    def run(self, jaxpr: ir.Jaxpr, args: list) -> None:
+    def run(self, jaxpr: ir.Jaxpr, args: list, out_states: list) -> list:
+        """Binds `jaxpr`'s equations on `args`; returns its outputs in `out_states`."""
+        plan = self.plan
+        wanted = [
+            (x, w) for e, st in zip(jaxpr.eqns, plan.steps) for x, w in zip(e.inputs, st.want)
+        ]
+        wanted += list(zip(jaxpr.outvars, out_states))
+        self.to_sum = list(dict.fromkeys(x for x, w in wanted if w != P and plan.state(x) == P))
         for v, a in zip(jaxpr.invars, args):
             self.env[v] = a
-        for eqn, step in zip(jaxpr.eqns, self.plan.steps):
+        for eqn, step in zip(jaxpr.eqns, plan.steps):
             ins = [self.value(x, w) for x, w in zip(eqn.inputs, step.want)]
             outs = self.bind(eqn, step, ins)
             for v, o in zip(eqn.outputs, outs):
                 self.env[v] = o
             if eqn.prim.name == "broadcast_in_dim" and len(eqn.inputs) == 1:
                 self.defs[eqn.outputs[0]] = eqn
+        return [self.value(v, s) for v, s in zip(jaxpr.outvars, out_states)]
 
     def bind(self, eqn: ir.Eqn, step: Any, ins: list) -> list:
         if step.body is not None:
@@ -97,10 +121,9 @@ class _Emitter:
 
 
 def convert(val: Any, have: Any, want: Any, aval: Any, axis: Any, n: int) -> Any:
-    """`val` (a per-device value of global `aval` in state `have`) in state `want`."""
-    if have == P:
-        val, have = lax.psum(val, axis), R
-    elif isinstance(have, int):
+    """`val` (a per-device value of global `aval` in state `have`, not a partial sum) in
+    state `want`."""
+    if isinstance(have, int):
         val, have = lax.all_gather(val, axis, axis=have, tiled=True), R
     if want == R:
         return val
@@ -144,9 +167,7 @@ def _stage(body: ir.Jaxpr, plan: Plan, out_states: list, axis: Any) -> tuple[ir.
     avals = _local_avals(body.invars, in_states, plan.n)
 
     def local_body(*args: Any) -> list:
-        emit = _Emitter(plan, axis)
-        emit.run(body, list(args))
-        return [emit.value(v, s) for v, s in zip(body.outvars, out_states)]
+        return _Emitter(plan, axis).run(body, list(args), out_states)
 
     return trace_to_jaxpr(local_body, avals, dce=True)
 
@@ -196,9 +217,7 @@ def per_device(jaxpr: ir.Jaxpr, plan: Plan, axis: Any) -> tuple[ir.Jaxpr, list]:
     avals = _local_avals(jaxpr.invars, in_states, plan.n)
 
     def fun(*args: Any) -> list:
-        emit = _Emitter(plan, axis)
-        emit.run(jaxpr, list(args))
-        return [emit.value(v, R) for v in jaxpr.outvars]
+        return _Emitter(plan, axis).run(jaxpr, list(args), [R] * len(jaxpr.outvars))
 
     staged, consts = trace_to_jaxpr(fun, avals, dce=True)
     return close_over_consts(staged), consts

@@ -134,8 +134,10 @@ def _broadcast_in_dim(eqn: ir.Eqn, states: list, n: int) -> Step:
     extra = [R] * (len(states) - 1)
     if isinstance(s, int) and eqn.params["shape"][dims[s]] == eqn.inputs[0].aval.shape[s]:
         return Step([s, *extra], [dims[s]])
-    if s == P:
+    if s == P and math.prod(eqn.params["shape"]) == eqn.inputs[0].aval.size:
         return Step([P, *extra], [P])
+    # a partial sum broadcast to a larger shape: summed first, where it is small (BatchNorm's
+    # gradient of the batch mean, broadcast over the batch)
     return _replicated(eqn, states, n)
 
 

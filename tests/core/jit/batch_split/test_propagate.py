@@ -179,6 +179,13 @@ STATES = [
     ("weight_grad_is_P", lambda x, g: x.T @ g, (_f32(B, 4), _f32(B, 3)), P),
     ("P_times_R_is_P", lambda x: x.sum(axis=0) * 2.0, (_f32(B, 3),), P),
     ("P_plus_literal_psums", lambda x: x.sum(axis=0) + 1.0, (_f32(B, 3),), R),
+    (
+        "P_broadcast_psums_first",
+        lambda x: jnp.broadcast_to(x.sum(axis=0), (B, 3)),
+        (_f32(B, 3),),
+        R,
+    ),
+    ("P_expand_dims_stays_P", lambda x: x.sum(axis=0)[None], (_f32(B, 3),), P),
     ("max_over_batch_is_R", lambda x: x.max(axis=0), (_f32(B, 3),), R),
     ("reshape_keeps_axis", lambda x: x.reshape(B * 3), (_f32(B, 3),), 0),
     ("reshape_blocks_stay", lambda x: x.reshape(2, 4 * 3), (_f32(B, 3),), 0),
