@@ -50,6 +50,7 @@ def _abs_sq(x: Array) -> Array:
 def _mean(x: Array, axes: tuple[int, ...], mask: Array | None) -> Array:
     if mask is None:
         return jnp.mean(x, axes)
+    mask = jnp.broadcast_to(mask, x.shape)  # a mask broadcastable to `x`, as `mean(where=)`
     return jnp.sum(jnp.where(mask, x, 0), axes) / jnp.sum(mask, axes).astype(x.dtype)
 
 

@@ -251,3 +251,41 @@ def test_group_norm_group_errors(kw, message):
     with pytest.raises(ValueError) as e:
         nn.GroupNorm(**kw).init(random.key(0), jnp.ones((2, 3, 4)))
     assert str(e.value) == message
+
+
+@pytest.mark.parametrize(
+    "module, expected",
+    [
+        (nn.LayerNorm(), [0.79334, 1.17418, -1.15164, -0.81587, -0.57494, -1.661]),
+        (nn.GroupNorm(num_groups=2), [1.24879, 1.59255, -0.50681, -0.56694, -0.33812, -1.36962]),
+        (nn.RMSNorm(), [1.23288, 1.5388, -0.32945, -0.05973, 0.13379, -0.73859]),
+        (nn.InstanceNorm(), [1.59503, 1.30582, -0.28995, -0.56694, np.nan, np.nan]),
+    ],
+    ids=["layer", "group", "rms", "instance"],
+)
+def test_mask_of_lower_rank_broadcasts(module, expected):
+    # Flax 0.12.8: module.apply(variables, x, mask=jnp.arange(6) < 4)[0, 0] with
+    # x = jax.random.normal(PRNGKey(0), (2, 4, 6)) (Flax takes `mean(where=mask)`, which
+    # broadcasts; numbax raised an AxisError)
+    x = random.normal(random.PRNGKey(0), (2, 4, 6))
+    mask = jnp.arange(6) < 4
+    variables = module.init(random.PRNGKey(1), x, mask=mask)
+    out = module.apply(variables, x, mask=mask)[0, 0]
+    np.testing.assert_allclose(np.asarray(out), expected, atol=2e-5)
+
+
+def test_batchnorm_mask_of_lower_rank_broadcasts():
+    # Flax 0.12.8: BatchNorm(use_running_average=False) with mask=(arange(4) < 3)[:, None]
+    x = random.normal(random.PRNGKey(0), (2, 4, 6))
+    mask = (jnp.arange(4) < 3)[:, None]
+    bn = nn.BatchNorm(use_running_average=False)
+    variables = bn.init(random.PRNGKey(1), x, mask=mask)
+    y, state = bn.apply(variables, x, mask=mask, mutable=["batch_stats"])
+    np.testing.assert_allclose(
+        np.asarray(y[0, 0]), [1.47035, 1.92868, -1.35209, -0.35117, -0.05414, -0.42877], atol=2e-5
+    )
+    np.testing.assert_allclose(
+        np.asarray(state["batch_stats"]["mean"]),
+        [0.00155, 0.00407, 0.00453, 0.00189, 0.00234, -0.00626],
+        atol=2e-5,
+    )
