@@ -146,7 +146,7 @@ from core.pmap import (
     pmap,
 )
 from core.ref import Ref, empty_ref, free_ref, freeze, new_ref
-from core.shard_map import shard_map
+from core.shard_map import shard_map, smap
 from core.sharding import NamedSharding, Shard, make_mesh, reshard, set_mesh
 from core.sharding import PartitionSpec as P
 from numbax import __version__
@@ -271,6 +271,7 @@ __all__ = [
     "Shard",
     "set_mesh",
     "shard_map",
+    "smap",
     "stop_gradient",
     "sharding",
     "stages",

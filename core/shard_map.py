@@ -50,7 +50,7 @@ from core.shard_map_prim import (
     traces,
 )
 from core.shard_map_vma import annotate, check_outputs, spec_axes, typing, vary_outputs
-from core.sharding import AxisType, PartitionSpec
+from core.sharding import AxisType, Infer, PartitionSpec
 from core.sharding_exemptions import unchecked
 from core.sharding_types import typeof
 from core.trace import EvalTrace, Tracer, current_trace, get_aval
@@ -325,3 +325,77 @@ def _own_spec(x: Any) -> PartitionSpec:
     """An argument leaf's spec when `in_specs` is not given, as JAX infers it: the spec of its
     type (`typeof(x).sharding.spec`, its `Explicit` axes), also for values traced by `jit`."""
     return typeof(x).sharding.spec
+
+
+def smap(
+    f: Callable | None = None,
+    /,
+    *,
+    in_axes: Any = Infer,
+    out_axes: Any,
+    axis_name: Any,
+) -> Callable:
+    """`jax.smap`: `shard_map` over the one mesh axis `axis_name` of the context mesh
+    (`core.set_mesh`), with vmap-style axes: `in_axes`/`out_axes` entries are the positions of
+    the mapped axis (None: not mapped), like `shard_map` with `P(None, ..., axis_name)` specs.
+
+    Args:
+      f: the per-block function (omit it to use `smap` as a decorator factory).
+      in_axes: an int, None, `core.sharding.Infer` (the arguments' shardings, over an
+        `Explicit` axis) or a tuple of them, one per positional argument.
+      out_axes: an int, None, or a pytree of them matching `f`'s output.
+      axis_name: the mesh axis (a name, not a tuple).
+
+    Returns:
+      The mapped function.
+    """
+    if isinstance(axis_name, (list, tuple)):
+        raise TypeError(f"smap axis_name should be a `str` or a `Hashable`, but got {axis_name}")
+    if in_axes is not None and in_axes is not Infer and not isinstance(in_axes, (int, tuple)):
+        raise TypeError(
+            "smap in_axes must be an int, None, jax.sharding.Infer, or a tuple of entries "
+            "corresponding to the positional arguments passed to the function, but got "
+            f"{in_axes}."
+        )
+    if in_axes is not Infer and not all(
+        isinstance(leaf, int) for leaf in tree_util.tree_leaves(in_axes)
+    ):
+        raise TypeError(
+            "smap in_axes must be an int, None, jax.sharding.Infer, or (nested) container with "
+            f"those types as leaves, but got {in_axes}."
+        )
+    if not all(isinstance(leaf, int) for leaf in tree_util.tree_leaves(out_axes)):
+        raise TypeError(
+            "smap out_axes must be an int, None, or (nested) container with those types as "
+            f"leaves, but got {out_axes}."
+        )
+
+    def spec(axis: int | None) -> PartitionSpec:  # as JAX's (a negative axis: the first)
+        return PartitionSpec() if axis is None else PartitionSpec(*[None] * axis, axis_name)
+
+    def specs(axes: Any) -> Any:
+        return tree_util.tree_map(spec, axes, is_leaf=lambda x: x is None)
+
+    def wrap(g: Callable) -> Callable:
+        @functools.wraps(g)
+        def mapped(*args: Any) -> Any:
+            mesh = get_mesh()
+            auto = axis_name in mesh.axis_names and (
+                mesh.axis_types[mesh.axis_names.index(axis_name)] == AxisType.Auto
+            )
+            if in_axes is Infer and auto:
+                raise TypeError(
+                    f"in_axes was not specified when axis_name={frozenset({axis_name})} was of "
+                    "type AxisType.Auto\nsmap infers in_axes over Explicit axes only: give "
+                    "in_axes."
+                )
+            in_specs = None if in_axes is Infer else specs(in_axes)
+            if isinstance(in_specs, PartitionSpec) and len(args) != 1:
+                in_specs = (in_specs,) * len(args)
+            return shard_map(
+                g, out_specs=specs(out_axes), in_specs=in_specs, axis_names={axis_name}
+            )(*args)
+
+        return mapped
+
+    return wrap if f is None else wrap(f)

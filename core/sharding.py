@@ -50,6 +50,7 @@ from core.sharding_modes import auto_axes, explicit_axes
 __all__ = [
     "AbstractMesh",
     "AxisType",
+    "Infer",
     "Mesh",
     "NamedSharding",
     "PartitionSpec",
@@ -69,6 +70,15 @@ __all__ = [
     "with_sharding_constraint",
 ]
 
+
+class _InferFromArgs:
+    """`jax.sharding.Infer`: `smap`'s default `in_axes`, the arguments' own shardings."""
+
+    def __repr__(self) -> str:
+        return "Infer"
+
+
+Infer = _InferFromArgs()
 
 PMAP_AXIS = "_internal_pmap_axis_name"
 

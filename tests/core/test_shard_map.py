@@ -348,3 +348,21 @@ def test_pcast_errors(body, error, first):
         _pcast_map(body)(jnp.arange(2.0))
     with pytest.raises(ValueError, match="^pvary should be called under jax.shard_map."):
         lax.pcast(jnp.ones(2), "i", to="varying")
+
+
+def test_smap_maps_one_axis_with_vmap_style_axes():
+    # JAX 0.10.2 (a one-axis Auto mesh set with jax.set_mesh): the values below
+    mesh = core.make_mesh((2,), ("i",), devices=core.devices()[:2], axis_types=AUTO)
+    with core.set_mesh(mesh):
+        double = core.smap(lambda x: x * 2, in_axes=0, out_axes=0, axis_name="i")
+        np.testing.assert_array_equal(double(jnp.arange(4.0)), [0.0, 2.0, 4.0, 6.0])
+        add = core.smap(lambda x, y: x + y, in_axes=(0, None), out_axes=0, axis_name="i")
+        np.testing.assert_array_equal(add(jnp.arange(4.0), 1.0), [1.0, 2.0, 3.0, 4.0])
+        total = core.smap(lambda x: lax.psum(x.sum(), "i"), in_axes=1, out_axes=None, axis_name="i")
+        assert total(jnp.ones((2, 4))) == 8.0
+        with pytest.raises(TypeError, match="^in_axes was not specified when axis_name="):
+            core.smap(lambda x: x, out_axes=0, axis_name="i")(jnp.ones(2))
+    with pytest.raises(TypeError, match="^smap axis_name should be a `str` or a `Hashable`"):
+        core.smap(lambda x: x, in_axes=0, out_axes=0, axis_name=("i",))
+    with pytest.raises(TypeError, match="^smap in_axes must be an int, None"):
+        core.smap(lambda x: x, in_axes=[0], out_axes=0, axis_name="i")
