@@ -119,7 +119,7 @@ def _lax_structural() -> list[str]:
         "lax.ConvGeneralDilatedDimensionNumbers._fields",
         "lax.conv_dimension_numbers((1, 3, 5, 5), (2, 3, 3, 3), ('NCHW', 'OIHW', 'NCHW'))",
         "lax.conv_general_dilated(jnp.ones((1, 2, 5, 5)), jnp.ones((3, 2, 3, 3)), (1, 1), 'VALID', dimension_numbers=lax.ConvGeneralDilatedDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3))).shape",
-        "lax.dot_general(jnp.ones((2, 3)), jnp.ones((3, 4)), lax.DotDimensionNumbers if False else (((1,), (0,)), ((), ())))",
+        "lax.dot_general(jnp.ones((2, 3)), jnp.ones((3, 4)), (((1,), (0,)), ((), ())))",
         "jax.tree.structure(lax.DotDimensionNumbers)",
         "lax.sin_p.name, lax.add_p.name, lax.scan_p.name, lax.cond_p.name, lax.while_p.name",
         "lax.dot_general_p.name, lax.reduce_sum_p.name, lax.convert_element_type_p.name, lax.integer_pow_p.name",
@@ -275,5 +275,43 @@ def _trees_and_top_level() -> list[str]:
     ]
 
 
+def _mapped_and_custom() -> list[str]:
+    m = "jax.make_mesh((1,), ('i',), axis_types=(jax.sharding.AxisType.Auto,))"
+    sm = "jax.shard_map"
+    P = "jax.sharding.PartitionSpec"
+    return [
+        f"{sm}(lambda x: lax.pcast(x, 'i', to='varying'), mesh={m}, in_specs={P}(), out_specs={P}('i'))(jnp.arange(2.0))",
+        f"{sm}(lambda x: lax.pcast({{'a': x, 'b': x * 2}}, ('i',), to='varying'), mesh={m}, in_specs={P}(), out_specs={P}('i'))(jnp.arange(2.0))",
+        f"{sm}(lambda x: lax.pcast(x, (), to='varying'), mesh={m}, in_specs={P}(), out_specs={P}())(jnp.arange(2.0))",
+        f"{sm}(lambda x: lax.pcast(x, {{'i'}}, to='varying'), mesh={m}, in_specs={P}(), out_specs={P}('i'))(jnp.arange(2.0))",
+        # (JAX's message prints a set: its order changes from process to process)
+        f"try:\n    {sm}(lambda x: lax.pcast(x, 'i', to='bad'), mesh={m}, in_specs={P}(), out_specs={P}('i'))(jnp.arange(2.0))\nexcept ValueError as e:\n    out = str(e)[:40]",
+        f"{sm}(lambda x: lax.pcast(lax.pcast(x, 'i', to='varying'), 'i', to='varying'), mesh={m}, in_specs={P}(), out_specs={P}('i'))(jnp.arange(2.0))",
+        f"{sm}(lambda x: lax.pcast(x, 'i', to='varying'), mesh={m}, in_specs={P}(), out_specs={P}('i'), check_vma=False)(jnp.arange(2.0))",
+        f"str(jax.make_jaxpr({sm}(lambda x: lax.pcast(x, 'i', to='varying') * 2, mesh={m}, in_specs={P}(), out_specs={P}('i')))(jnp.arange(2.0)))",
+        f"jax.grad(lambda w: {sm}(lambda x, w: lax.pcast(w, 'i', to='varying') * x, mesh={m}, in_specs=({P}('i'), {P}()), out_specs={P}('i'))(jnp.arange(4.0), w).sum())(2.0)",
+        "lax.pcast(jnp.ones(2), 'i', to='varying')",
+        f"with jax.set_mesh({m}):\n    out = jax.smap(lambda x: x * 2, in_axes=0, out_axes=0, axis_name='i')(jnp.arange(4.0))",
+        f"with jax.set_mesh({m}):\n    out = jax.smap(lambda x, y: x + y, in_axes=(0, None), out_axes=0, axis_name='i')(jnp.arange(4.0), 1.0)",
+        f"with jax.set_mesh({m}):\n    out = jax.smap(lambda x: lax.psum(x.sum(), 'i'), in_axes=1, out_axes=None, axis_name='i')(jnp.ones((2, 4)))",
+        f"with jax.set_mesh({m}):\n    out = jax.smap(lambda x: x, in_axes=0, out_axes=-1, axis_name='i')(jnp.ones((2, 3)))",
+        f"with jax.set_mesh({m}):\n    out = jax.smap(lambda x: x, out_axes=0, axis_name='i')(jnp.ones(2))",
+        f"with jax.set_mesh({m}):\n    out = jax.jit(jax.smap(lambda x: x * 3, in_axes=0, out_axes=0, axis_name='i'))(jnp.arange(2.0))",
+        "jax.smap(lambda x: x, in_axes=[0], out_axes=0, axis_name='i')",
+        "jax.smap(lambda x: x, in_axes=0, out_axes=0, axis_name=('i',))",
+        "jax.smap(lambda x: x, in_axes=0, out_axes='0', axis_name='i')",
+        "f = jax.custom_jvp(lambda x, y: x * y)\nf.defjvp(lambda p, t: (p[0] * p[1], t[1]), symbolic_zeros=True)\nout = (jax.grad(f)(2.0, 3.0), jax.grad(f, argnums=1)(2.0, 3.0), jax.jvp(f, (2.0, 3.0), (1.0, 0.0)))",
+        "f = jax.custom_jvp(lambda x, y: x * y)\nf.defjvp(lambda p, t: (p[0] * p[1], t[0] * 2.0), symbolic_zeros=True)\nout = jax.grad(f, argnums=1)(2.0, 3.0)",
+        "f = jax.custom_jvp(lambda x: jnp.sin(x))\nf.defjvp(lambda p, t: (jnp.sin(p[0]), jnp.cos(p[0]) * t[0]), symbolic_zeros=True)\nout = (jax.grad(f)(1.0), jax.jit(jax.grad(f))(1.0), jax.vmap(jax.grad(f))(jnp.arange(3.0)))",
+        "jax.jit(lambda x: jax.grad(lambda y: (y * x).sum())(jnp.ones(2)))(jnp.arange(2.0))",
+    ]
+
+
 def cases() -> list[str]:
-    return _lax_elementwise() + _lax_structural() + _scipy() + _trees_and_top_level()
+    return (
+        _lax_elementwise()
+        + _lax_structural()
+        + _scipy()
+        + _trees_and_top_level()
+        + _mapped_and_custom()
+    )
