@@ -73,6 +73,7 @@ CASES = [
     ("squeeze_expand", lambda x: jnp.squeeze(x, 1)[:, None] * 3, (_f32(B, 1, 2),)),
     ("reduce_sum_P", lambda x: x.sum(), (_f32(B, 3),)),
     ("mean_P_scaled", lambda x: (x * 2.0).mean(axis=0) / 3.0, (_f32(B, 3),)),
+    ("centered_by_batch_mean", lambda x: x - jnp.broadcast_to(x.mean(0), x.shape), (_f32(B, 3),)),
     ("reduce_max_split", lambda x: x.max(axis=0), (_f32(B, 3),)),
     ("reduce_min_other", lambda x: x.min(axis=1), (_f32(B, 3),)),
     ("argmax_other", lambda x: jnp.argmax(x, axis=1), (_f32(B, 3),)),
