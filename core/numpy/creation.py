@@ -94,6 +94,12 @@ def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
                     raise OverflowError(f"Python int {object} too large to convert to {target}")
                 raise OverflowError(f"Python integer {object} out of bounds for {target}")
         val = np.array(object)
+        if val.dtype.kind in "SU":  # JAX's error for strings and bytes
+            first = val.ravel()[0].item() if val.size else ""
+            raise TypeError(
+                f"Value '{first}' with dtype {val.dtype} is not a valid JAX array type. Only "
+                "arrays of numeric types are supported by JAX."
+            )
         if val.dtype == object_dtype and _has_python_int(object):
             # a Python int beyond int64 among floats: converted as a float, as JAX does
             wide = dt if dt is not None and dt.kind in "fc" else _inexact_leaves(object)

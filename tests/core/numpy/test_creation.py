@@ -215,3 +215,17 @@ def test_ragged_lists_raise_jaxs_concatenate_error(call, end):
     with pytest.raises(TypeError, match="^Cannot concatenate arrays with ") as e:
         call()
     assert str(e.value).splitlines()[0].endswith(end)
+
+
+@pytest.mark.parametrize(
+    ("make", "value", "dtype"),
+    [(lambda: jnp.array(["a", "b"]), "a", "<U1"), (lambda: jnp.array(b"ab"), "b'ab'", "|S2")],
+)
+def test_strings_are_jaxs_type_error(make, value, dtype):
+    # JAX 0.10.2: TypeError "Value 'a' with dtype <U1 is not a valid JAX array type. ..."
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == (
+        f"Value '{value}' with dtype {dtype} is not a valid JAX array type. Only arrays of "
+        "numeric types are supported by JAX."
+    )

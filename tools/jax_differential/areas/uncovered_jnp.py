@@ -285,6 +285,11 @@ def _misc() -> list[str]:
         "jnp.ones(2, dtype='O')",
         "jnp.full(2, 1, dtype=np.dtype(object))",
         "jnp.arange(3, dtype=object)",
+        "jnp.array(['a', 'b'])",
+        "jnp.array('abc')",
+        "jnp.asarray([['x']])",
+        "jnp.array(b'ab')",
+        "jnp.zeros(2) + jnp.array(['a'])",
     ]
 
 
