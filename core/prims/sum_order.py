@@ -41,12 +41,15 @@ the missing `total` elements split `total // 2` before and the rest after), each
 from 0 in row-major order of its elements; this repeats on the windows' sums while a reduced
 axis is longer than 32. The last sums (and a reduction whose axes are all at most 32) add
 from 0 in row-major order of the reduced elements. Checked against JAX for one reduced
-axis (any size) and for several axes of rank-3 arrays. Not matched yet: a sum of a whole
-2-D array (or of the 2-D windows' sums of one, `(40, 50)` over both axes), which XLA
-vectorizes across rows (row `i` in lane `i % 8` when the rows are a multiple of 8, 4 lanes
-for 4 rows; the lanes summed by halves at the end), and composites that JAX compiles
-differently under `jit` than eagerly (`jnp.std`, `logsumexp`: JAX's own eager and jitted
-bits differ there).
+axis (any size) and for several axes of rank-3 arrays. Not matched yet: some sums of a whole
+2-D array whose rows are short (or of the 2-D grid of window sums of one), which XLA's code
+adds across rows, as if LLVM vectorized the loop over rows once the loop over a row is
+unrolled: row `i` in lane `i % L`, each row's elements added in order onto its lane, the
+lanes summed by halves at the end. Probed (JAX 0.10.2, eager and jit alike): `(4, 4)` (L 2
+or 4), `(8, 8)` (L 4 or 8), `(16, 5)` (L 8) and the `(2, 4)` grid of `(40, 100)` (L 2) add
+so; `(3, 4)`, `(5, 5)`, `(9, 9)`, `(24, 24)`, `(32, 32)`, `(8, 32)`, `(7, 32)` add in order as
+here. Also not matched: composites that JAX compiles differently under `jit` than eagerly
+(`jnp.std`, `logsumexp`: JAX's own eager and jitted bits differ there).
 """
 
 from __future__ import annotations
