@@ -50,6 +50,19 @@ def check_arraylike(name: str, *args: Any) -> None:
             )
 
 
+def check_not_string(name: str, args: tuple, names: tuple) -> None:
+    """JAX's TypeError for a string argument of its jitted `jnp` function `name` (its internal
+    name where it has one, `_reduce_sum`; `names`: its parameters, the message's path)."""
+    for arg, param in zip(args, names):
+        if isinstance(arg, str):
+            raise TypeError(
+                f"Error interpreting argument to <function {name}> as an abstract array. The "
+                f"problematic value is of type {type(arg)} and was passed to the function at "
+                f"path {param}.\n{name.lstrip('_')} takes arrays or numbers; convert the string "
+                "first."
+            )
+
+
 def check_arraylike_elements(name: str, seq: Any) -> None:
     """`check_arraylike` over the elements of a list or tuple argument (`concatenate`,
     `stack`, ...: the sequence itself is fine, a sequence as one of its arrays is not)."""

@@ -21,6 +21,7 @@ from core.numpy._util import (
     broadcast_to,
     check_arraylike,
     check_no_keys,
+    check_not_string,
     ensure_array,
     np_dtype,
     promote_dtypes_inexact,
@@ -118,6 +119,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
     ) -> Any:
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+        check_not_string(f"_reduce_{name}", (a,), ("a",))
         check_arraylike(name, a)
         check_no_keys(name, a)
         a = ensure_array(a)
@@ -205,6 +207,7 @@ def _bool_reduce(prim_fn, name):
     ) -> Any:
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+        check_not_string(f"_reduce_{name}", (a,), ("a",))
         check_arraylike(name, a)
         a = astype(ensure_array(a), dtypes.bool_)
         aval = get_aval(a)
@@ -266,6 +269,7 @@ def mean(
     where: Any = None,
 ) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
+    check_not_string("_mean", (a,), ("a",))
     check_arraylike("mean", a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.mean is not supported.")

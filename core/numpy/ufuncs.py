@@ -24,6 +24,7 @@ from core.numpy._util import (
     astype,
     check_arraylike,
     check_no_keys,
+    check_not_string,
     ensure_array,
     promote_args,
     promote_args_inexact,
@@ -37,23 +38,11 @@ from core.prims.windows import register_monoid
 from core.trace import Tracer, get_aval
 
 
-def _check_not_str(name: str, args: tuple, names: tuple) -> None:
-    """JAX's TypeError for a string argument of its jitted `jnp` function `name` (`names`: its
-    parameters, named in the message's path)."""
-    for arg, param in zip(args, names):
-        if isinstance(arg, str):
-            raise TypeError(
-                f"Error interpreting argument to <function {name}> as an abstract array. The "
-                f"problematic value is of type {type(arg)} and was passed to the function at "
-                f"path {param}.\n{name} takes arrays or numbers; convert the string first."
-            )
-
-
 def _binary(name: str, fn, inexact: bool = False, names: tuple = ("x", "y")):
     promote = promote_args_inexact if inexact else promote_args
 
     def op(x: Any, y: Any, /) -> Any:
-        _check_not_str(name, (x, y), names)
+        check_not_string(name, (x, y), names)
         try:
             return fn(*promote(name, x, y, lax_shapes=True))
         except IncompatibleDevicesError as err:  # named as JAX's jitted `jnp` function
@@ -68,7 +57,7 @@ def _unary(name: str, fn, inexact: bool = False):
     promote = promote_args_inexact if inexact else promote_args
 
     def op(x: Any, /) -> Any:
-        _check_not_str(name, (x,), ("x",))
+        check_not_string(name, (x,), ("x",))
         return fn(*promote(name, x))
 
     op.__name__ = op.__qualname__ = name
@@ -80,7 +69,7 @@ def _logical_on_bool(name: str, fn, bool_fn):
     """`add`/`multiply` of booleans are `or`/`and`, as in numpy and JAX."""
 
     def op(x: Any, y: Any, /) -> Any:
-        _check_not_str(name, (x, y), ("x", "y"))
+        check_not_string(name, (x, y), ("x", "y"))
         x, y = promote_args(name, x, y, lax_shapes=True)
         try:
             return (bool_fn if get_aval(x).dtype == np.bool_ else fn)(x, y)
@@ -99,7 +88,7 @@ subtract = _binary("subtract", ew.sub)
 def multiply(x: Any, y: Any, /) -> Any:
     """Elementwise `multiply` with numpy broadcasting and JAX type promotion (`and` of
     booleans; complex products rounded as XLA's loops round them: `ew.mul_like_xla`)."""
-    _check_not_str("multiply", (x, y), ("x", "y"))
+    check_not_string("multiply", (x, y), ("x", "y"))
     x, y = promote_args("multiply", x, y, lax_shapes=True)
     try:
         if get_aval(x).dtype == np.bool_:
@@ -200,7 +189,7 @@ atanh = _unary("atanh", ew.atanh, inexact=True)
 def isfinite(x: Any, /) -> Any:
     """Whether each element is finite (integers and bools all are: a strongly typed True, as
     JAX's)."""
-    _check_not_str("isfinite", (x,), ("x",))
+    check_not_string("isfinite", (x,), ("x",))
     check_arraylike("isfinite", x)
     x = ensure_array(x)
     aval = get_aval(x)
@@ -210,14 +199,14 @@ def isfinite(x: Any, /) -> Any:
 
 
 def positive(x: Any, /) -> Any:
-    _check_not_str("positive", (x,), ("x",))
+    check_not_string("positive", (x,), ("x",))
     check_arraylike("positive", x)
     return ensure_array(x)
 
 
 def abs(x: Any, /) -> Any:  # noqa: A001
     """`|x|`; the modulus, of the real dtype, for complex `x` (as in JAX)."""
-    _check_not_str("abs", (x,), ("x",))
+    check_not_string("abs", (x,), ("x",))
     check_arraylike("absolute", x)
     x = ensure_array(x)
     kind = dtypes.kind(get_aval(x).dtype)
@@ -232,7 +221,7 @@ absolute = abs
 
 
 def sign(x: Any, /) -> Any:
-    _check_not_str("sign", (x,), ("x",))
+    check_not_string("sign", (x,), ("x",))
     check_arraylike("sign", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) == "u":
@@ -241,7 +230,7 @@ def sign(x: Any, /) -> Any:
 
 
 def square(x: Any, /) -> Any:
-    _check_not_str("square", (x,), ("x",))
+    check_not_string("square", (x,), ("x",))
     check_arraylike("square", x)
     x = ensure_array(x)
     if get_aval(x).dtype == dtypes.bool_:
@@ -250,20 +239,20 @@ def square(x: Any, /) -> Any:
 
 
 def reciprocal(x: Any, /) -> Any:
-    _check_not_str("reciprocal", (x,), ("x",))
+    check_not_string("reciprocal", (x,), ("x",))
     (x,) = promote_args_inexact("reciprocal", x)
     return ew.integer_pow(x, -1)
 
 
 def floor(x: Any, /) -> Any:
-    _check_not_str("floor", (x,), ("x",))
+    check_not_string("floor", (x,), ("x",))
     check_arraylike("floor", x)
     x = ensure_array(x)
     return x if dtypes.kind(get_aval(x).dtype) in "iub" else ew.floor(x)
 
 
 def ceil(x: Any, /) -> Any:
-    _check_not_str("ceil", (x,), ("x",))
+    check_not_string("ceil", (x,), ("x",))
     check_arraylike("ceil", x)
     x = ensure_array(x)
     return x if dtypes.kind(get_aval(x).dtype) in "iub" else ew.ceil(x)
@@ -393,7 +382,7 @@ def fmod(x: Any, y: Any, /) -> Any:
 
 
 def logical_not(x: Any, /) -> Any:
-    _check_not_str("logical_not", (x,), ("x",))
+    check_not_string("logical_not", (x,), ("x",))
     check_arraylike("logical_not", x)
     x = ensure_array(x)
     return ew.bitwise_not(astype(x, dtypes.bool_, get_aval(x).weak_type))
@@ -433,7 +422,7 @@ invert, bitwise_not, bitwise_invert = map(_invert, ["invert", "bitwise_not", "bi
 
 
 def isnan(x: Any, /) -> Any:
-    _check_not_str("isnan", (x,), ("x",))
+    check_not_string("isnan", (x,), ("x",))
     check_arraylike("isnan", x)
     x = ensure_array(x)
     aval = get_aval(x)
@@ -443,7 +432,7 @@ def isnan(x: Any, /) -> Any:
 
 
 def isinf(x: Any, /) -> Any:
-    _check_not_str("isinf", (x,), ("x",))
+    check_not_string("isinf", (x,), ("x",))
     check_arraylike("isinf", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
@@ -579,7 +568,7 @@ def around(a: Any, decimals: int = 0, out: Any = None) -> Any:
 
 def rint(x: Any, /) -> Any:
     """Rounds to the nearest integer, half to even (integers become floats, as in JAX)."""
-    _check_not_str("rint", (x,), ("x",))
+    check_not_string("rint", (x,), ("x",))
     check_arraylike("rint", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) in "biu":  # strongly typed, as JAX's
@@ -591,7 +580,7 @@ def rint(x: Any, /) -> Any:
 @library_jit
 def trunc(x: Any) -> Any:
     """Rounds towards zero."""
-    _check_not_str("trunc", (x,), ("x",))
+    check_not_string("trunc", (x,), ("x",))
     check_arraylike("trunc", x)
     x = ensure_array(x)
     kind = dtypes.kind(get_aval(x).dtype)
@@ -604,7 +593,7 @@ def trunc(x: Any) -> Any:
 
 def signbit(x: Any, /) -> Any:
     """True where the sign bit is set (also for -0.0)."""
-    _check_not_str("signbit", (x,), ("x",))
+    check_not_string("signbit", (x,), ("x",))
     check_arraylike("signbit", x)
     x = ensure_array(x)
     dt = get_aval(x).dtype
@@ -685,7 +674,7 @@ def log2(x: Any, /) -> Any:
     XLA's simplifier makes of JAX's jitted division (and numbax's `jit` of the staged one), so
     eager results are JAX's bits too (bfloat16, which XLA computes with excess precision,
     divides)."""
-    _check_not_str("log2", (x,), ("x",))
+    check_not_string("log2", (x,), ("x",))
     (x,) = promote_args_inexact("log2", x)
     if dtypes.kind(get_aval(x).dtype) == "c":
         if staging():  # JAX's jaxpr divides the parts by log(2)
@@ -701,7 +690,7 @@ def log2(x: Any, /) -> Any:
 
 def log10(x: Any, /) -> Any:
     """`log(x) * (1 / log(10))`, a product as in JAX (not a division by log(10))."""
-    _check_not_str("log10", (x,), ("x",))
+    check_not_string("log10", (x,), ("x",))
     (x,) = promote_args_inexact("log10", x)
     if dtypes.kind(get_aval(x).dtype) == "c":
         return _scale_log_parts(x, lambda p: ew.mul(p, ew.full_like(p, 0.4342944819032518)))
@@ -710,13 +699,13 @@ def log10(x: Any, /) -> Any:
 
 
 def deg2rad(x: Any, /) -> Any:
-    _check_not_str("deg2rad", (x,), ("x",))
+    check_not_string("deg2rad", (x,), ("x",))
     (x,) = promote_args_inexact("deg2rad", x)
     return ew.mul(x, ew.full_like(x, np.pi / 180))
 
 
 def rad2deg(x: Any, /) -> Any:
-    _check_not_str("rad2deg", (x,), ("x",))
+    check_not_string("rad2deg", (x,), ("x",))
     (x,) = promote_args_inexact("rad2deg", x)
     return ew.mul(x, ew.full_like(x, 180 / np.pi))
 

@@ -73,6 +73,10 @@ def test_complex_log2_parts_round_as_jaxs_product(jitted):
         (lambda: jnp.degrees("a"), "rad2deg", "x"),
         (lambda: jnp.abs("a"), "abs", "x"),
         (lambda: jnp.isnan("a"), "isnan", "x"),
+        (lambda: jnp.sum("a"), "_reduce_sum", "a"),
+        (lambda: jnp.amax("a"), "_reduce_max", "a"),
+        (lambda: jnp.all("a"), "_reduce_all", "a"),
+        (lambda: jnp.mean("a"), "_mean", "a"),
     ],
 )
 def test_string_arguments_are_jaxs_type_error(call, function, path):
