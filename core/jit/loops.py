@@ -11,7 +11,9 @@ dimensions are the innermost ones keeps its accumulator in a register; float sum
 so they vectorize. Large loops run on numba's pool (`prange`) when the kernel makes no BLAS
 calls: reductions that keep the outer loop dimension own their rows; reductions over it run in
 chunks of the outer dimension, each into partial results of its own (`LoopNest._emit_chunks`).
-The threads take a threaded loop's iterations dynamically, in chunks of about `CHUNK_DIVISOR`
+A float sum in XLA:CPU's windows (`WINDOWS`, `core/jit/sum_order.py`) runs loops of its own,
+one thread, its order fixed (`LoopNest._emit_windows`). The threads take a threaded loop's
+iterations dynamically, in chunks of about `CHUNK_DIVISOR`
 per loop at the threading threshold (`_dynamic`, core/jit/schedule.py): a thread that lost its
 core to another process holds back one chunk.
 """
@@ -467,14 +469,13 @@ class LoopNest:
 
         def level(k: int, at: dict) -> None:
             """The loops of level `k` (0: the elements) inside the windows `at` of level
-            k + 1 (an index expression per reduced dimension; "" at the last level)."""
+            k + 1 (an index per reduced dimension; none at the last level)."""
             with contextlib.ExitStack() as stack:
                 here = {}
                 for d in reduced:
                     name = em.new_name("w") if k else f"i{d}"
-                    if (
-                        k == passes or windows[d][k][1] is None
-                    ):  # the last level: all of it, in order
+                    # the last level, or an axis in one window: all of it, in order
+                    if k == passes or windows[d][k][1] is None:
                         bounds = f"{sizes[d][k]}"
                     else:
                         n, low = windows[d][k]
