@@ -513,7 +513,7 @@ def _compile_all(
     if announce:
         print(f" {seconds:.1f} s", file=sys.stderr, flush=True)
     if config.log_compiles:
-        for k, info in enumerate(infos.values()):
+        for k, (key, info) in enumerate(infos.items()):
             logger.warning(
                 "kernel %d of %s (%s, %d lines): %s%s, %.3f s",
                 k,
@@ -521,7 +521,7 @@ def _compile_all(
                 disk_cache.module_name(info.source),
                 info.source.count("\n"),
                 info.status,
-                " (shell)" if info.shell else "",
+                " (shell)" if info.shell else _why_numba(key),
                 info.seconds,
             )
     return [infos[key] for key in keys], twins
@@ -723,6 +723,18 @@ def _note_twin(key: tuple) -> None:
     if not path.exists():
         with contextlib.suppress(OSError):
             cache_files.write_verified(path, key[0].encode())
+
+
+def _why_numba(key: tuple) -> str:
+    """The compile log's note on why kernel `key` runs as numba's kernel, not as a shell
+    (`shells.why_not`): " (numba: <the construct the shell translator does not lower>)"."""
+    if not config.jit_lean_shells:
+        return " (numba: lean shells are off)"
+    serial = _serial(key, made=True) or key
+    why = shells.why_not(*serial) if _shellable(serial) else "a threaded loop left to numba"
+    nest = lean_rewrite.why_not(serial[0])
+    nest = f"; its first nest left to numba, {nest}" if nest else ""
+    return f" (numba: {why or 'not tried'}{nest})"
 
 
 def _shellable(key: tuple) -> bool:

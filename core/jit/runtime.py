@@ -387,6 +387,20 @@ def ld(typingctx, a, i):
 
 
 @intrinsic
+def ptr(typingctx, a, i):
+    """The address of `a.flat[i]` for a C-contiguous `a` (see `ld`), typed as a pointer to
+    its dtype: what LAPACK's wrappers take (`rt.lapack.*`, `core/jit/lapack.py`)."""
+    if not isinstance(i, types.Integer):
+        raise TypingError(f"rt.ptr takes an int offset, got {i}")
+    arr = _c_array(a)
+
+    def codegen(context, builder, signature, args):
+        return _item_pointer(context, builder, arr, args[0], i, args[1])
+
+    return types.CPointer(arr.dtype)(a, i), codegen
+
+
+@intrinsic
 def st(typingctx, a, i, value):
     """`a.flat[i] = value` for a C-contiguous writable `a` (see `ld`)."""
     if not isinstance(i, types.Integer) or not _c_array(a).mutable:

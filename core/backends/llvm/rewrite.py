@@ -17,11 +17,14 @@ loops leave numba all together, so a rewritten kernel names no `prange`: its spe
 is a new array of the kernel (a fresh allocation) that no other array argument of the nest
 shares (reading the same array as two names would break it); inputs are never written.
 
-A loop that is not a nest but a step of a `scan` (its body allocates, takes views, calls the
-library) is a step loop: its own nests are lowered the same way and the loop stays in the
-kernel's source for `shells.py` to run (`_State`); a threaded one is respelled
+A loop that is not a nest but a step of a `scan` or `while_loop` (its body allocates, takes
+views, calls the library) is a step loop: its own nests are lowered the same way and the loop
+stays in the kernel's source for `shells.py` to run (`_State`); a threaded one is respelled
 `translate.THREADED_RANGE`, so such a kernel runs as a shell or, where it cannot, as numba's
 kernel of the source it was generated as (`threaded_steps`, `core/jit/codegen.py`).
+
+A loop the rewrite leaves to numba is noted with the translator's reason (`why_not`: the
+compile log prints it, `config.log_compiles`).
 
 The rewrite lowers each nest to LLVM IR to decide (about a millisecond a nest); `nests.load` in
 the same process reuses that IR (`nests.remember`), and the rewritten source is cached on disk
@@ -46,6 +49,8 @@ from core.jit import cache_files
 _NEW_ARRAYS = ("rt.empty", "rt.full", "rt.copy")
 _rewritten: dict[tuple, str] = {}  # (source, types) -> rewritten source, for this process
 _originals: dict[str, str] = {}  # rewritten source -> source
+# rewritten source -> why the first loop nest left to numba was (`why_not`), in this process
+_why: dict[str, str] = {}
 
 
 def rewrite(source: str, arg_types) -> str:
@@ -63,7 +68,9 @@ def rewrite(source: str, arg_types) -> str:
         new = _from_disk(memo)
         if new is None:
             with global_compiler_lock:  # numba's typing and target contexts
-                new = _rewrite(source, arg_types)
+                new, why = _rewrite(source, arg_types)
+            if why:
+                _why[new] = why
             with contextlib.suppress(OSError):
                 path = nests.cache_path(nests.key_of(memo), "rewrite")
                 cache_files.write_verified(path, b"" if new == source else new.encode())
@@ -90,18 +97,25 @@ def _from_disk(memo: tuple) -> str | None:
     return text.decode() if text else memo[0]
 
 
+def why_not(source: str) -> str | None:
+    """Why the first loop nest of kernel `source` (a rewrite's output, made in this process)
+    that stays numba code was not lowered: its line and the translator's reason."""
+    return _why.get(source)
+
+
 def original(source: str) -> str | None:
     """The source that `rewrite` made `source` of in this process (None if it did not)."""
     return _originals.get(source)
 
 
-def _rewrite(source: str, arg_types) -> str:
+def _rewrite(source: str, arg_types) -> tuple[str, str | None]:
+    """The rewritten source and why its first nest left to numba was (None if none was)."""
     tree = ast.parse(source)
     kernel = next(
         (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "kernel"), None
     )
     if kernel is None or "\n_ln0" in source:
-        return source
+        return source, None
     env: dict[str, types.Type] = {}
     roots: dict[str, str] = {}  # array name -> the name of the buffer it views
     fresh: set[str] = set()  # buffers allocated by the kernel
@@ -111,7 +125,7 @@ def _rewrite(source: str, arg_types) -> str:
         roots[arg.arg] = arg.arg
     state = _State(nests.key_of((source, tuple(arg_types))))
     if not state.block(kernel.body, _Names(env, roots, fresh), [], top=True) or not state.spec:
-        return source
+        return source, state.why
     nests.remember(state.key, state.modules)
     lines = source.split("\n")
     for st in state.threaded:  # a threaded step loop: spelled as the nests spell theirs
@@ -133,7 +147,7 @@ def _rewrite(source: str, arg_types) -> str:
         f"{names}, = ln.load({state.key!r}, {tuple(state.spec)!r})\n\n\n"
     )
     at = 0 if text.startswith("def kernel(") else text.index("\ndef kernel(") + 1
-    return text[:at] + declare + text[at:]
+    return text[:at] + declare + text[at:], state.why
 
 
 def threaded_steps(source: str) -> bool:
@@ -183,6 +197,7 @@ class _State:
         self.calls: list = []  # (statement, nest index)
         self.threaded: list = []  # threaded step loops
         self.dry = False  # binding names only (`_step`'s first pass)
+        self.why: str | None = None  # the first nest not lowered: its line and the reason
 
     def block(self, body: list, names: _Names, after: list, top: bool = False) -> bool:
         """Lowers the nests of statements `body`, followed by statements whose `_uses` are
@@ -204,13 +219,17 @@ class _State:
                 threaded = translate.is_prange(st)
                 if threaded and not top:
                     raise _NotStep  # threaded loops in a step loop: numba's
-                if self.dry:  # binding names only
-                    for each in parts:
-                        _bind(each, names)
+                if self.dry:  # binding names only (a step loop's as `_step` leaves them)
+                    if threaded or not self._step(st, names, later, threaded):
+                        for each in parts:
+                            _bind(each, names)
                     continue
                 name = nests.symbol(self.key, len(self.spec))
                 module = ir.Module(name=name)
-                lowered = _lower(st, names, later, vecmath, module, name)
+                try:
+                    lowered = _lower(st, names, later, vecmath, module, name)
+                except translate.Unsupported as e:
+                    lowered, why = None, e
                 if lowered is not None:
                     self.modules.append(module)
                     self.calls.append((st, len(self.spec)))
@@ -218,11 +237,12 @@ class _State:
                     continue
                 if self._step(st, names, later, threaded):
                     continue
+                self.why = self.why or f"{ast.unparse(st).splitlines()[0][:50]}...: {why}"
                 if threaded:  # threaded loops all leave numba, or none does
                     return False
                 if not top:
                     raise _NotStep
-            elif not top and not isinstance(st, (ast.Assign, ast.Expr)):
+            elif not top and not isinstance(st, (ast.Assign, ast.Expr)) and not _breaks(st):
                 raise _NotStep
             for each in parts:
                 _bind(each, names)
@@ -231,15 +251,12 @@ class _State:
     def _step(self, st: ast.For, names: _Names, later: list, threaded: bool) -> bool:
         """Lowers the nests of step loop `st` (see the class docstring); False if it is not
         one (then nothing is lowered and `names` are as before)."""
-        it = st.iter
-        if st.orelse or not isinstance(st.target, ast.Name) or not 1 <= len(it.args) <= 3:
+        it = getattr(st, "iter", None)
+        if it is not None and (not isinstance(st.target, ast.Name) or not 1 <= len(it.args) <= 3):
             return False
-        steps = (*_NEW_ARRAYS, "rt.reshape")
-        if not any(
-            _call_name(c) in steps or _call_name(c).startswith("lib.") for c in translate.walk(st)
-        ):
+        if not is_step(st):
             return False  # a loop nest: numba's if not lowered
-        if threaded and len(it.args) > 2:
+        if st.orelse or (threaded and len(it.args) > 2):
             return False
         assigned, _ = translate._names(st)
         before = {n: names.env[n] for n in assigned if n in names.env}
@@ -292,7 +309,8 @@ class _State:
         for n in assigned:
             if n not in before:
                 loop.env.pop(n, None)
-        loop.env[st.target.id] = types.int64
+        if isinstance(st, ast.For):
+            loop.env[st.target.id] = types.int64
         if carried is not None:  # arrays bound in it to what the rewrite cannot type: unknown
             for n, ty in before.items():
                 if isinstance(ty, types.Array):
@@ -302,8 +320,31 @@ class _State:
                         loop.env.pop(n, None)
 
 
+def _breaks(st: ast.stmt) -> bool:
+    """Whether `st` is `if <test>: break` (a `while_loop`'s exit, in its step loop)."""
+    return (
+        isinstance(st, ast.If)
+        and not st.orelse
+        and len(st.body) == 1
+        and isinstance(st.body[0], ast.Break)
+    )
+
+
+def is_step(st: ast.For | ast.While) -> bool:
+    """Whether loop `st` is a step loop's, not a loop nest's: its body allocates, takes views or
+    calls the library (a nest left to numba is not one: a shell never runs it itself, as its
+    sums would not be in the lanes of a lowered nest)."""
+    steps = (*_NEW_ARRAYS, "rt.reshape")
+    return any(
+        _call_name(c) in steps or _call_name(c).startswith("lib.") for c in translate.walk(st)
+    )
+
+
 def _nest(st: ast.stmt) -> bool:
-    """Whether `st` is a loop nest: `for ... in range(...)` or `prange(...)`."""
+    """Whether `st` is a loop nest: `for ... in range(...)` or `prange(...)`, or a
+    `while_loop`'s `while True:`."""
+    if isinstance(st, ast.While):
+        return isinstance(st.test, ast.Constant) and st.test.value is True and not st.orelse
     it = getattr(st, "iter", None)
     return (
         isinstance(st, ast.For)
@@ -363,29 +404,26 @@ def _one_trip(run: list[ast.stmt]) -> ast.For:
 
 
 def _lower(st, names: _Names, later, emitter, module, name):
-    """The spec entry of nest `st` (see `nests.load`), its function built into `module`; None
-    if it is not lowered (the environment as it was)."""
+    """The spec entry of nest `st` (see `nests.load`), its function built into `module`;
+    raises `translate.Unsupported` if it is not lowered (the environment as it was)."""
     env = names.env
     assigned, _ = translate._names(st)
     outputs = [n for n in assigned if _live(n, later)]
-    try:
-        nest = translate.Nest(st, env, outputs, emitter)
-        written = {
-            c.args[0].id
-            for c in translate.walk(st)
-            if isinstance(c, ast.Call) and translate.dotted(c.func) == "rt.st"
-        }
-        arrays = [name for name, _, kind in nest.params if kind == "a"]
-        views = [names.buffers(a) for a in arrays]
-        noalias = all(
-            w not in names.carried
-            and names.buffers(w) <= names.fresh
-            and sum(bool(names.buffers(w) & v) for v in views) == 1
-            for w in written
-        )
-        nest.function(module, name, noalias)
-    except translate.Unsupported:
-        return None
+    nest = translate.Nest(st, env, outputs, emitter)
+    written = {  # by stores, or by LAPACK through a pointer
+        c.args[0].id
+        for c in translate.walk(st)
+        if isinstance(c, ast.Call) and translate.dotted(c.func) in ("rt.st", "rt.ptr")
+    }
+    arrays = [name for name, _, kind in nest.params if kind == "a"]
+    views = [names.buffers(a) for a in arrays]
+    noalias = all(
+        w not in names.carried
+        and names.buffers(w) <= names.fresh
+        and sum(bool(names.buffers(w) & v) for v in views) == 1
+        for w in written
+    )
+    nest.function(module, name, noalias)
     params = []
     for pname, ty, kind in nest.params:
         if kind == "a":
@@ -551,7 +589,7 @@ def _array_type(value: ast.AST, names: _Names) -> tuple:
         if not isinstance(src, ast.Name) or not isinstance(env.get(src.id), types.Array):
             return None, None
         arr = env[src.id]
-        if arr.ndim <= indices:
+        if indices and arr.ndim <= indices:
             return None, None
         if fn == "rt.copy":
             return types.Array(arr.dtype, arr.ndim, "C"), None

@@ -706,33 +706,6 @@ class Routine(translate.Nest):
         self.builder.ret_void()
         self.builder, self.slots = b, outer
 
-    def _stmt_While(self, node: ast.While) -> None:
-        """`while test: body` (no `else`)."""
-        if node.orelse:
-            raise translate.Unsupported("while ... else")
-        self.latches().append(False)  # `continue` would leave it: not lowered
-        try:
-            self._while(node)
-        finally:
-            self.latches().pop()
-
-    def _while(self, node: ast.While) -> None:
-        if self.builder is None:
-            self.expr(node.test)
-            self._body(node.body)
-            return
-        b = self.builder
-        head = b.append_basic_block("while.head")
-        body = b.append_basic_block("while.body")
-        done = b.append_basic_block("while.done")
-        b.branch(head)
-        b.position_at_end(head)
-        b.cbranch(self.cast(self.expr(node.test), types.boolean), body, done)
-        b.position_at_end(body)
-        self._body(node.body)
-        b.branch(head)
-        b.position_at_end(done)
-
     def _is_array(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Name):
             return isinstance(self.env.get(node.id), types.Array)
@@ -830,7 +803,7 @@ class Routine(translate.Nest):
         """A tuple of integers of one type (`dims = (m, k, n)`)."""
         items = [self.expr(e) for e in node.elts]
         ty = types.unliteral(items[0][0]) if items else None
-        if ty not in translate._INTS or any(types.unliteral(t) != ty for t, _ in items):
+        if ty not in translate.INTS or any(types.unliteral(t) != ty for t, _ in items):
             raise translate.Unsupported(f"tuple {ast.unparse(node)}")
         tup = types.UniTuple(ty, len(items))
         if self.builder is None:

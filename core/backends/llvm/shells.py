@@ -40,32 +40,38 @@ The shell's statements and how they lower:
                                   array arguments and `x.T` of 2-d arrays as numba's structs
     v = rt.reshape(a[i, j], shape)  a view of a row of a C array (a chunk of a scan's rows)
     a, b, = x, y,                 names bound anew together (a scan's carries)
+    rt.st(a, i, <scalar>)         a store (a scan's scalar ys, a step's scalars)
     for i in range(...): <block>  a step loop (`rewrite._State`: a scan's iterations) of these
                                   statements; names it assigns that the shell knew before are
                                   carried (a stack slot each), the others are the iteration's
+    while True: <block>           a `while_loop`'s step loop, left by `if <test>: break` before
+                                  its carries are bound anew
     for c in threaded_range(n):   at the top, a threaded step loop (a scan's chunks of rows):
         <block>                   its body outlined as `<name>.step<k>(data, lo, hi)`, which
                                   runs iterations lo..hi-1 on the kernel's names packed in
                                   `data`, run by `parallel.emit_for` on numba's pieces
-    return (o1, o2, )             arrays the kernel allocated (or views of them)
+    return (o1, o2, )             arrays the kernel allocated (or views of them); an input or
+                                  a carry (which may view an input) is returned as a copy
 
 Every array the kernel allocates is released once after the outputs are boxed (a returned
 one lives on in its numpy array). In a step loop each iteration is a scope of its own: it
 releases the arrays it allocated when it ends, but those a carry is bound to, which the carry
 then owns (and releases when it is bound to another, or when the enclosing scope ends); an
 allocation that fails in a threaded loop's body sets a flag the kernel raises MemoryError from
-after the loop. Anything else (a `prange`, a loop the translator did not
-lower, a host call, an input returned as an output, a carry returned as an output (it may be
-a view of an input), an implementation that needs numba's calling convention or links compiled
-code, a symbol the process does not define) raises `translate.Unsupported` and the kernel stays
-numba's (`entry` returns None): never a wrong result, never an error the user sees.
+after the loop. Anything else (a `prange`, a loop nest the rewrite did not lower, which a
+shell never runs itself (its sums would not fold as a lowered nest's do), a host call, an
+implementation that needs numba's calling convention or links compiled code, a symbol the
+process does not define) raises `translate.Unsupported` and the kernel stays numba's (`entry`
+returns None): never a wrong result, never an error the user sees. `why_not` says which
+construct it was (the compile log prints it, `config.log_compiles`).
 
 The nests, shell and entry are one code library compiled by numba's code generator (O3, its
 target machine) and cached on disk as object code in one verified file written atomically
 (`core/jit/cache_files.py`, like the nests': concurrent processes leave one whole file, a
-damaged one is compiled again); a kernel that cannot be lowered leaves an empty file, so later
-processes do not try again. The key hashes the source and argument types with this package's
-sources and the numba, llvmlite and LLVM versions (`nests.key_of`).
+damaged one is compiled again); a kernel that cannot be lowered leaves a file holding the
+reason, so later processes neither try again nor forget why. The key hashes the source and
+argument types with this package's sources and the numba, llvmlite and LLVM versions
+(`nests.key_of`).
 """
 
 from __future__ import annotations
@@ -87,7 +93,7 @@ from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.np.arrayobj import mark_positive
 
-from core.backends.llvm import nests, parallel, pool, target, translate, vecmath
+from core.backends.llvm import nests, parallel, pool, rewrite, target, translate, vecmath
 from core.backends.numba import library as lib
 from core.backends.numba.library import entry as library
 from core.jit import cache_files
@@ -107,6 +113,7 @@ _lock = threading.Lock()
 # key -> the kernel's builtin, while something uses it (it holds its code library)
 _LOADED: weakref.WeakValueDictionary[str, Callable] = weakref.WeakValueDictionary()
 _NUMBA: set[str] = set()  # keys of the kernels that stay numba's
+_REASONS: dict[str, str] = {}  # key -> why that kernel stays numba's (`why_not`)
 _CELLS: dict[str, object] = {}  # cell symbol -> the Python object whose address it holds
 _stats = {"compiled": 0, "loaded": 0, "unsupported": 0}
 
@@ -184,6 +191,20 @@ def entry(source: str, arg_types: Sequence[tuple[str, int]]) -> Callable | None:
     return fn
 
 
+def why_not(source: str, arg_types: Sequence[tuple[str, int]]) -> str | None:
+    """Why kernel `source` stays numba's: the construct the shell translator met that it does
+    not lower (`translate.Unsupported`'s message), as `entry` found it in this process or an
+    earlier one left it in the disk cache; None if it is a shell or was not tried."""
+    if "prange(" in source:
+        return "a threaded loop left to numba"
+    key = nests.key_of(("shell", source, tuple(arg_types)))
+    if key not in _REASONS:  # a compile worker's, or an earlier process's
+        state = cache_files.read_pickled(nests.cache_path(key, "shell"))
+        if isinstance(state, str):
+            _REASONS[key] = state
+    return _REASONS.get(key)
+
+
 def is_shell(fn: Callable) -> bool:
     """Whether `fn` is the builtin of a shell (made by `entry`)."""
     return isinstance(getattr(fn, "__self__", None), _Owner)
@@ -200,8 +221,9 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
     pool.start()  # fills the cells that threaded nests name
     path = nests.cache_path(key, "shell")
     state = cache_files.read_pickled(path)
-    if state == ():  # an earlier process found it unsupported
+    if isinstance(state, str):  # an earlier process found it unsupported, for this reason
         _stats["unsupported"] += 1
+        _REASONS[key] = state
         return None
     library_ = _library_of(state, nests._codegen())
     shared = nests.cache_path(key, f"{target.QUICK_SUFFIX}shell")
@@ -216,10 +238,11 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             missing = [s for s in symbols if not _defined(s)]
             if missing:
                 raise translate.Unsupported(f"undefined symbols {missing}")
-        except translate.Unsupported:
+        except translate.Unsupported as e:
             _stats["unsupported"] += 1
+            _REASONS[key] = reason = str(e) or type(e).__name__
             with contextlib.suppress(OSError):
-                cache_files.write_verified(path, pickle.dumps(()))
+                cache_files.write_verified(path, pickle.dumps(reason))
             return None
         library_ = _finalized(module, f"numbax_shell_{key}", "\n    for " in source)
         _stats["compiled"] += 1
@@ -463,6 +486,9 @@ class Shell(translate.Expressions):
         self.meminfos: list[_Owned] = []
         self.owners: dict[str, _Owned] = {}
         self.steps = 0  # threaded step loops so far
+        # the loops being lowered, innermost last: a `while`'s exit (block after it, carries'
+        # values as the iteration started, their buffers), None for a `for` (`_break`)
+        self.exits: list = []
         for arg, obj, arrty in zip(self.kernel.args.args, objects, self.arg_types):
             self._bind_array(arg.arg, arrty, self._unbox(obj, arrty), None)
         save = self._c_function(module, "PyEval_SaveThread", _PTR, [])
@@ -585,17 +611,30 @@ class Shell(translate.Expressions):
         value = st.value
         elts = value.elts if isinstance(value, ast.Tuple) else [value]
         names = []
-        for e in elts:
-            fresh = e.id in self.arrays and self.arrays[e.id][2]
-            if not isinstance(e, ast.Name) or not fresh or fresh.startswith("~"):
-                raise translate.Unsupported(f"returns {ast.unparse(e)}, not an array it made")
-            names.append(e.id)
+        for k, e in enumerate(elts):
+            if not isinstance(e, ast.Name) or e.id not in self.arrays:
+                raise translate.Unsupported(f"returns {ast.unparse(e)}, not an array")
+            fresh = self.arrays[e.id][2]
+            if not fresh or fresh.startswith("~"):  # an input or a carry (a view of one, maybe):
+                self._copy(f"{e.id}.out{k}", e)  # returned as a copy of its own
+                names.append(f"{e.id}.out{k}")
+            else:
+                names.append(e.id)
         return names
 
     # statements
     def _top(self, st: ast.stmt) -> None:
         if isinstance(st, ast.For):
             return self._loop(st)
+        if isinstance(st, ast.While):
+            return self._while(st)
+        if (
+            isinstance(st, ast.If)
+            and not st.orelse
+            and len(st.body) == 1
+            and isinstance(st.body[0], ast.Break)
+        ):
+            return self._break(st)
         if isinstance(st, ast.Assign) and len(st.targets) == 1:
             target, value = st.targets[0], st.value
             if isinstance(target, ast.Tuple) and _call_of(value) in self.nests:
@@ -608,6 +647,8 @@ class Shell(translate.Expressions):
             fn = _call_of(st.value)
             if fn in self.nests:
                 return self._nest(st.value, [])
+            if fn == "rt.st":  # a step loop's store of a scalar (a scan's ys row)
+                return self.store(st.value)
             if fn.startswith("lib.") or fn == "rt.dynamic":
                 return self._intrinsic(st.value)
         raise translate.Unsupported(f"statement {ast.unparse(st)[:60]}")
@@ -623,7 +664,8 @@ class Shell(translate.Expressions):
         else:
             ty, v = self.expr(value)
         ty = types.unliteral(ty)
-        if not isinstance(ty, (types.Number, types.Boolean)):
+        pair = isinstance(ty, types.UniTuple) and ty.dtype in translate.INTS  # threefry's
+        if not isinstance(ty, (types.Number, types.Boolean)) and not pair:
             raise translate.Unsupported(f"{name} of type {ty}")
         self._bind_scalar(name, ty, v)
 
@@ -734,7 +776,11 @@ class Shell(translate.Expressions):
             index = src.slice.elts if isinstance(src.slice, ast.Tuple) else [src.slice]
             src = src.value
         arrty, struct = self._array(src)
-        if not isinstance(src, ast.Name) or arrty.layout != "C" or len(index) >= arrty.ndim:
+        if (
+            not isinstance(src, ast.Name)
+            or arrty.layout != "C"
+            or (index and len(index) >= arrty.ndim)
+        ):
             raise translate.Unsupported(f"rt.reshape of {ast.unparse(value.args[0])}")
         dims = self._shape(shape)
         b = self.builder
@@ -810,6 +856,10 @@ class Shell(translate.Expressions):
             raise translate.Unsupported(f"loop {ast.unparse(st.target)}")
         if fn not in ("range", translate.THREADED_RANGE) or not 1 <= len(it.args) <= 3:
             raise translate.Unsupported(f"loop over {ast.unparse(it)[:40]}")
+        if not rewrite.is_step(st):
+            raise translate.Unsupported(
+                f"a loop nest left to numba: {ast.unparse(st).splitlines()[0]}"
+            )
         bounds = []
         for a in it.args:
             ty, v = self.expr(a)
@@ -823,12 +873,45 @@ class Shell(translate.Expressions):
         self._threaded(st, bounds)
 
     def _serial(self, var: str, bounds: list, body: list) -> None:
-        """`for var in range(*bounds)` (int64 values) running `body`. A name the body assigns
-        that the shell knew before is carried from one iteration to the next (a stack slot,
-        and for an array the buffer it owns, if any); the others are the iteration's. Each
-        iteration releases the arrays it allocated but those its carries keep, and what a
-        carry owned before it was bound anew; after the loop the carries' arrays are the
-        enclosing scope's to release."""
+        """`for var in range(*bounds)` (int64 values) running `body` (`_iterate`)."""
+
+        def enter():
+            b = self.builder
+            i, step, head, done = translate.open_range(b, var, bounds)
+            self._bind_scalar(var, types.int64, i)
+
+            def latch():
+                i.add_incoming(self.builder.add(i, step, name=f"{var}.next"), self.builder.block)
+                self.builder.branch(head)
+
+            return latch, done
+
+        self._iterate(body, enter, {var})
+
+    def _while(self, st: ast.While) -> None:
+        """A step loop of a `while_loop`: `while True:` running its body (`_iterate`), which
+        leaves it by `if <test>: break` (`_break`)."""
+        if st.orelse or not (isinstance(st.test, ast.Constant) and st.test.value is True):
+            raise translate.Unsupported(f"loop while {ast.unparse(st.test)}")
+        if not rewrite.is_step(st):
+            raise translate.Unsupported("a while loop nest left to numba")
+
+        def enter():
+            head = self.fn.append_basic_block("while.head")
+            self.builder.branch(head)
+            self.builder.position_at_end(head)
+            return lambda: self.builder.branch(head), self.fn.append_basic_block("while.done")
+
+        self._iterate(st.body, enter, set(), leaves=True)
+
+    def _iterate(self, body: list, enter: Callable, own: set, leaves: bool = False) -> None:
+        """A loop running `body`, opened by `enter()` (which returns a function closing an
+        iteration, and the block after the loop), `own` its names that end with it. A name the
+        body assigns that the shell knew before is carried from one iteration to the next (a
+        stack slot, and for an array the buffer it owns, if any); the others are the
+        iteration's. Each iteration releases the arrays it allocated but those its carries
+        keep, and what a carry owned before it was bound anew; after the loop the carries'
+        arrays are the enclosing scope's to release. `leaves`: the body may `break` (`_break`)."""
         b = self.builder
         assigned = {
             n.id
@@ -844,12 +927,14 @@ class Shell(translate.Expressions):
             slots[n] = cgutils.alloca_once_value(b, value)
             if n in self.arrays:
                 owns[n] = cgutils.alloca_once_value(b, ir.Constant(_PTR, None))
-        i, step, head, done = translate.open_range(b, var, bounds)
+        latch, done = enter()
+        b = self.builder
         outer = self.meminfos, self.owners
         self.meminfos, self.owners = [], {}
         types_before = {n: self.env[n] for n in carried}
+        start = {}
         for n in carried:
-            value = b.load(slots[n], typ=slots[n].allocated_type)
+            value = start[n] = b.load(slots[n], typ=slots[n].allocated_type)
             if n in owns:
                 marker = f"~{n}"
                 self.owners[marker] = _Owned(b.load(owns[n], typ=_PTR), maybe_null=True)
@@ -857,9 +942,14 @@ class Shell(translate.Expressions):
                 self.arrays[n] = (self.env[n], value, marker)
             else:
                 self.values[n] = value
-        self._bind_scalar(var, types.int64, i)
-        for st in body:
-            self._top(st)
+        kept = list(self.meminfos)  # the carries' buffers: a `break` leaves them to the loop's end
+        self.exits.append((done, start, kept) if leaves else None)
+        try:
+            for st in body:
+                self._top(st)
+        finally:
+            self.exits.pop()
+        b = self.builder
         for n in carried:  # the carries' new values, and the buffers they own
             if n in owns:
                 arrty, value, fresh = self.arrays.get(n) or (None, None, None)
@@ -878,10 +968,9 @@ class Shell(translate.Expressions):
             b.store(self.arrays[n][1] if n in owns else self.values[n], slots[n])
         self._release(self.meminfos)
         self.meminfos, self.owners = outer
-        i.add_incoming(b.add(i, step, name=f"{var}.next"), b.block)
-        b.branch(head)
+        latch()
         b.position_at_end(done)
-        for n in assigned | {var}:  # the iteration's names end with it
+        for n in assigned | own:  # the iteration's names end with it
             if n not in carried:
                 self.arrays.pop(n, None)
                 self.values.pop(n, None)
@@ -896,6 +985,28 @@ class Shell(translate.Expressions):
                 self.arrays[n] = (self.env[n], value, marker)
             else:
                 self.values[n] = value
+
+    def _break(self, st: ast.If) -> None:
+        """`if <test>: break` in a `while` step loop's body, before any carry is bound anew
+        (the carries' slots hold the loop's results): where the test holds, the arrays the
+        iteration allocated so far are released and the loop ends."""
+        exit_ = self.exits[-1] if self.exits else None
+        if exit_ is None:
+            raise translate.Unsupported("break outside a while loop")
+        done, start, kept = exit_
+        for n, value in start.items():
+            now = self.arrays[n][1] if n in self.arrays else self.values.get(n)
+            if now is not value:
+                raise translate.Unsupported(f"break after carry {n} is bound anew")
+        b = self.builder
+        test = self.cast(self.expr(st.test), types.boolean)
+        leave = self.fn.append_basic_block("break")
+        go_on = self.fn.append_basic_block("go_on")
+        b.cbranch(test, leave, go_on)
+        b.position_at_end(leave)
+        self._release([o for o in self.meminfos if o not in kept])
+        b.branch(done)
+        b.position_at_end(go_on)
 
     def _threaded(self, st: ast.For, bounds: list) -> None:
         """`for i in threaded_range(...)` at the kernel's top: its body run by

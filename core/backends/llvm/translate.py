@@ -1,9 +1,12 @@
 """Loop nests of the kernel language as LLVM IR: typing and lowering, statement by statement.
 
-A loop nest of a generated kernel is a `for` statement of a small closed language: SSA-like
-assignments of scalars (`x += v` too), `for i in range(...)` loops (`continue` too), `if`
-statements, `rt.threads()`, `rt.helpers()`, `rt.ld(a, flat)`,
-`rt.st(a, flat, v)`, `rt.where(c, x, y)`, scalar arithmetic, comparisons and bit operations,
+A loop nest of a generated kernel is a `for` statement (or a `while_loop`'s `while True:`) of
+a small closed language: SSA-like assignments of scalars (`x += v` too, `a, b, = x, y,` for a
+loop's carries), `for i in range(...)` loops (`continue` too), `while` loops (`break` too),
+`if` statements, `rt.threads()`, `rt.helpers()`, `rt.ld(a, flat)`,
+`rt.st(a, flat, v)`, LAPACK calls through numba's wrappers (`rt.lapack.<routine>_<dtype>`,
+`core/jit/lapack.py`, by their C symbols; arrays passed as `rt.ptr(a, flat)`),
+`rt.where(c, x, y)`, scalar arithmetic, comparisons and bit operations,
 `np.float32(x)`-style casts, `np.*`/`math.*` functions of scalars and the `vm.*` math of
 `core/jit/vecmath.py`. Scalars are real, boolean or complex (numba's pair of floats: `x.real`,
 `x.imag`, `complex(a, b)`, `np.complex64(x)`, `+`, `-`, `==` as numba lowers them, and the
@@ -96,7 +99,7 @@ _COMPARE = {
     ast.NotEq: operator.ne,
 }
 _MODULES = {"np": np, "math": math}
-_INTS = tuple(getattr(types, f"{k}int{n}") for k in ("", "u") for n in (8, 16, 32, 64))
+INTS = tuple(getattr(types, f"{k}int{n}") for k in ("", "u") for n in (8, 16, 32, 64))
 # names the kernel language uses that are not the kernel's variables
 _GLOBAL_NAMES = {
     "rt",
@@ -337,6 +340,10 @@ class Expressions:
             return self._select(cond, a, b)
         if fn == "rt.bitcast":
             return self._bitcast(node)
+        if fn == "rt.ptr":
+            return self._pointer(node)
+        if fn.startswith("rt.lapack."):
+            return self._lapack(fn[len("rt.lapack.") :], node)
         if fn == "rt.threads" and not node.args:  # the calling thread's share of numba's pool
             if not self.builder:
                 return types.intp, None
@@ -444,6 +451,69 @@ class Expressions:
         if dtype == types.boolean:
             return dtype, self.builder.icmp_unsigned("!=", data, data.type(0))
         return dtype, data
+
+    def store(self, call: ast.Call) -> None:
+        """`rt.st(a, flat, v)`: `v` cast to `a`'s dtype (numba's cast) into element `flat`."""
+        array, index, value = call.args
+        if not isinstance(array, ast.Name) or not isinstance(self.env.get(array.id), types.Array):
+            raise Unsupported("rt.st into an expression")
+        arr = self.env[array.id]
+        if not arr.mutable:
+            raise Unsupported(f"rt.st into read-only {array.id}")
+        index, value = self.expr(index), self.expr(value)
+        if not isinstance(index[0], types.Integer):
+            raise Unsupported("non-integer offset")
+        if self.builder is None:
+            return
+        v = self.cast(value, arr.dtype)
+        if arr.dtype == types.boolean:
+            v = self.builder.zext(v, ir.IntType(8))
+        self.builder.store(v, self.element_pointer(array.id, index, arr.dtype))
+
+    def _pointer(self, node: ast.Call):
+        """`rt.ptr(a, flat)`: the address of an element of a writable array, only as an
+        argument of a LAPACK call (which may write through it)."""
+        array, index = node.args
+        arr = self.env.get(array.id) if isinstance(array, ast.Name) else None
+        if not isinstance(arr, types.Array) or not arr.mutable:
+            raise Unsupported(f"rt.ptr of {ast.unparse(array)}")
+        itype, ivalue = self.expr(index)
+        if not isinstance(itype, types.Integer):
+            raise Unsupported("non-integer offset")
+        ty = types.CPointer(arr.dtype)
+        if not self.builder:
+            return ty, None
+        return ty, self.element_pointer(array.id, (itype, ivalue), arr.dtype)
+
+    def _lapack(self, routine: str, node: ast.Call):
+        """`rt.lapack.<routine>_<dtype>(...)` (`core/jit/lapack.py`): a call of numba's C
+        wrapper of scipy's LAPACK routine, by its symbol and signature, as numba calls it."""
+        from core.jit import lapack  # noqa: PLC0415 (scipy's LAPACK: loaded on first use)
+
+        try:
+            external = getattr(lapack, routine)
+        except AttributeError:
+            raise Unsupported(f"rt.lapack.{routine}") from None
+        sig = external.sig
+        args = [self.expr(x) for x in node.args]
+        if len(args) != len(sig.args):
+            raise Unsupported(f"rt.lapack.{routine} of {len(args)} arguments")
+        for (ty, _), want in zip(args, sig.args):
+            pointer = isinstance(want, types.CPointer)
+            if pointer != isinstance(ty, types.CPointer) or (pointer and ty != want):
+                raise Unsupported(f"rt.lapack.{routine} on {ty} for {want}")
+        if not self.builder:
+            return sig.return_type, None
+        _, target = contexts()
+        values = [
+            a[1] if isinstance(w, types.CPointer) else self.cast(a, w)
+            for a, w in zip(args, sig.args)
+        ]
+        fnty = ir.FunctionType(
+            target.get_value_type(sig.return_type), [target.get_value_type(t) for t in sig.args]
+        )
+        callee = cgutils.get_or_insert_function(self.builder.module, fnty, external.symbol)
+        return sig.return_type, self.builder.call(callee, values)
 
     def element_pointer(self, name: str, index: tuple, dtype: types.Type):
         """The address of element `index` (typed) of array `name` (as `rt.ld`'s, inbounds)."""
@@ -707,9 +777,16 @@ class Nest(Expressions):
         pass
 
     def _stmt_Assign(self, node: ast.Assign) -> None:
-        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        target, value = node.targets[0], node.value
+        if (
+            len(node.targets) == 1
+            and isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+        ):
+            return self._assign_tuple(target, value)
+        if len(node.targets) != 1 or not isinstance(target, ast.Name):
             raise Unsupported("assignment to a non-name")
-        name = node.targets[0].id
+        name = target.id
         lane = self.__dict__.get("_lane_of", {}).get(name) if self.builder else None
         if lane is not None:  # `acc = vm.radd(acc, x)` in a block's lane j: x staged
             staged, j = lane
@@ -728,9 +805,22 @@ class Nest(Expressions):
                 ptr = self.builder.gep(buffer, [ir.Constant(_I64, 0), j], inbounds=True)
                 self.builder.store(value, ptr)
             return
-        ty, value = self.expr(node.value)
+        self._set(name, *self.expr(node.value))
+
+    def _assign_tuple(self, target: ast.Tuple, value: ast.Tuple) -> None:
+        """`a, b, = x, y,` (a loop's carries): every value first, then the names."""
+        if len(target.elts) != len(value.elts) or not all(
+            isinstance(t, ast.Name) for t in target.elts
+        ):
+            raise Unsupported(f"assignment {ast.unparse(target)}")
+        values = [self.expr(v) for v in value.elts]
+        for t, (ty, v) in zip(target.elts, values):
+            self._set(t.id, ty, v)
+
+    def _set(self, name: str, ty: types.Type, value) -> None:
+        """Scalar `name` assigned `value` of type `ty` (its slot typed on the first pass)."""
         scalar = isinstance(ty, (types.Number, types.Boolean))
-        if not scalar and not (isinstance(ty, types.UniTuple) and ty.dtype in _INTS):
+        if not scalar and not (isinstance(ty, types.UniTuple) and ty.dtype in INTS):
             raise Unsupported(f"{name} of type {ty}")
         if self.builder is None:
             self._assign_type(name, ty)
@@ -762,26 +852,55 @@ class Nest(Expressions):
         self.builder.branch(latches[-1])
         self.builder.position_at_end(self.builder.append_basic_block("continued"))
 
+    def exits(self) -> list:
+        """The blocks `break` leaves to, innermost loop last (None for a `for` loop, which
+        `break` may not leave; True while typing)."""
+        return self.__dict__.setdefault("_exits", [])
+
+    def _stmt_While(self, node: ast.While) -> None:
+        """`while test: body` (no `else`; `break` leaves it, `continue` is not lowered): a
+        `while_loop`'s `while True:` whose body starts with `if not <cond>: break`."""
+        if node.orelse:
+            raise Unsupported("while ... else")
+        self.latches().append(False)
+        self.exits().append(True)
+        try:
+            if self.builder is None:
+                self.expr(node.test)
+                self._body(node.body)
+                return
+            b = self.builder
+            head = b.append_basic_block("while.head")
+            body = b.append_basic_block("while.body")
+            done = b.append_basic_block("while.done")
+            self.exits()[-1] = done
+            b.branch(head)
+            b.position_at_end(head)
+            b.cbranch(self.cast(self.expr(node.test), types.boolean), body, done)
+            b.position_at_end(body)
+            self._body(node.body)
+            b.branch(head)
+            b.position_at_end(done)
+        finally:
+            self.latches().pop()
+            self.exits().pop()
+
+    def _stmt_Break(self, node: ast.Break) -> None:
+        """`break`: out of the innermost loop, a `while` (what follows it in its block is
+        unreachable)."""
+        exits = self.exits()
+        if not exits or exits[-1] is None:
+            raise Unsupported("break outside a while loop")
+        if self.builder is None:
+            return
+        self.builder.branch(exits[-1])
+        self.builder.position_at_end(self.builder.append_basic_block("broken"))
+
     def _stmt_Expr(self, node: ast.Expr) -> None:
         call = node.value
         if not isinstance(call, ast.Call) or dotted(call.func) != "rt.st":
             raise Unsupported(ast.unparse(node))
-        array, index, value = call.args
-        if not isinstance(array, ast.Name) or not isinstance(self.env.get(array.id), types.Array):
-            raise Unsupported("rt.st into an expression")
-        arr = self.env[array.id]
-        if not arr.mutable:
-            raise Unsupported(f"rt.st into read-only {array.id}")
-        index, value = self.expr(index), self.expr(value)
-        if not isinstance(index[0], types.Integer):
-            raise Unsupported("non-integer offset")
-        if self.builder is None:
-            return
-        _, target = contexts()
-        v = self.cast(value, arr.dtype)
-        if arr.dtype == types.boolean:
-            v = self.builder.zext(v, ir.IntType(8))
-        self.builder.store(v, self.element_pointer(array.id, index, arr.dtype))
+        self.store(call)
 
     def _stmt_If(self, node: ast.If) -> None:
         cond = self.expr(node.test)
@@ -801,6 +920,13 @@ class Nest(Expressions):
                 self._body(node.body)
 
     def _stmt_For(self, node: ast.For) -> None:
+        self.exits().append(None)  # `break` is a while loop's only
+        try:
+            self._for(node)
+        finally:
+            self.exits().pop()
+
+    def _for(self, node: ast.For) -> None:
         it = node.iter
         threaded = node is self.node and self.parallel  # typed as its `range`
         if (
@@ -1040,10 +1166,12 @@ def variant_names(loop: ast.For) -> tuple[set[str], set[str]]:
                 variant.add(st.target.id)
             for t in targets:
                 counts[t.id] = counts.get(t.id, 0) + 1
-                if conditional or counts[t.id] > 1:
+                if conditional or counts[t.id] > 1 or not isinstance(st, ast.Assign):
                     variant.add(t.id)
-                elif isinstance(st, ast.Assign):
+                elif isinstance(st.targets[0], ast.Name):
                     defs[t.id] = st.value
+                else:  # a tuple of carries, `a, b, = x, y,`
+                    variant.add(t.id)
 
     visit(loop.body, False)
     # read before its assignment in an iteration: the previous iteration's value

@@ -130,3 +130,20 @@ def test_idiv_of_the_minimum_by_minus_one(dtype):
     lo = np.iinfo(dtype).min
     got = njit(lambda a, b: (rt.idiv(a, b), rt.irem(a, b)))(dtype(lo), dtype(-1))
     assert np.int64(got[0]).astype(dtype) == lo and got[1] == 0
+
+
+def test_lapack_through_element_pointers():
+    """`rt.ptr(a, flat)` hands LAPACK's wrappers (`rt.lapack.*`) an element's address: potrf
+    factors the second matrix of a batch in place, as numpy's cholesky (upper triangle in
+    LAPACK's column-major view is the lower one of the C array)."""
+
+    @njit
+    def f(a):
+        info = rt.lapack.potrf_float64(np.int8(ord("d")), np.int8(ord("U")), 2, rt.ptr(a, 4), 2)
+        return info
+
+    spd = np.array([[4.0, 2.0], [2.0, 3.0]])
+    a = np.stack([np.eye(2), spd])
+    assert f(a) == 0
+    np.testing.assert_allclose(np.tril(a[1]), np.linalg.cholesky(spd), rtol=1e-15)
+    np.testing.assert_array_equal(a[0], np.eye(2))

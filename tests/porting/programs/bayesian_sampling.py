@@ -6,8 +6,8 @@ Carlo and draws from `jax.random`'s distributions checked against `jax.scipy.sta
   chains by `vmap`; posterior means and a split R-hat by hand;
 - HMC for a Bayesian logistic regression: the log posterior from `stats.norm.logpdf` and
   `jax.nn.log_sigmoid`, its gradient by `jax.grad`, leapfrog steps in `lax.fori_loop`, the
-  Metropolis test on `random.uniform`, a `lax.scan` of transitions under `vmap` over chains
-  (run eagerly: JAX compiles the scan at its call); acceptance rates and means;
+  Metropolis test on `random.uniform`, a jitted `lax.scan` of transitions under `vmap` over
+  chains (a step size traced, the leapfrog count static); acceptance rates and means;
 - distributions: `random.beta` against `stats.beta.logpdf`, `random.dirichlet` with
   `stats.dirichlet.logpdf` and the expected log-probabilities by `digamma`, a Dirichlet-
   multinomial log-likelihood by `gammaln` and `xlogy`, `random.poisson` on small and large
@@ -85,6 +85,7 @@ def hmc_transition(state, key, x, y, step_size, leapfrogs):
     return (w, logp), (w, accept)
 
 
+@functools.partial(jax.jit, static_argnames="leapfrogs")
 def hmc_chains(keys, x, y, step_size, leapfrogs=4):
     def chain(key):
         w0 = jnp.zeros(x.shape[1])

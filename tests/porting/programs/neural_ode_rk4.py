@@ -6,10 +6,9 @@ The vector field is a Flax MLP of (t, y); `rk4` integrates it by `lax.scan` over
 (`unroll=`), each step wrapped in `jax.checkpoint` with a policy
 (`jax.checkpoint_policies.dots_with_no_batch_dims_saveable`) and compared with the plain step's
 gradient; trajectories of several initial states by `jax.vmap` and `jax.lax.map(batch_size=)`.
-Training is discretise-then-optimise: `optax.sgd` (momentum) steps of the trajectory's L1
-error against the true spiral (eager steps: on numbax a jitted `value_and_grad` of the
-solver's scan costs about 25 s of compile from empty caches; SGD, not Adam: saturated units
-have gradients of round-off size, which Adam would turn into full steps). The CNF integrates
+Training is discretise-then-optimise: jitted `optax.sgd` (momentum) steps of the trajectory's
+L1 error against the true spiral (SGD, not Adam: saturated units have gradients of round-off
+size, which Adam would turn into full steps). The CNF integrates
 (z, log p) with the divergence from the exact trace (`jnp.trace(jax.jacfwd(f))`) or
 Hutchinson's estimate (`jax.jvp` with Rademacher probes from
 typed keys, `jax.random.key`/`split`), and `jnp.vectorize(signature=)` for the per-sample
@@ -95,6 +94,7 @@ def run():
     tx = optax.sgd(0.05, momentum=0.9)
     opt_state = tx.init(params)
 
+    @jax.jit
     def step(params, opt_state):
         loss, grads = jax.value_and_grad(loss_fn)(params, True)
         updates, opt_state = tx.update(grads, opt_state)

@@ -8,7 +8,7 @@ adamax)`. An unconditional score network is trained by sliced score matching: th
 Jacobian v^T J v by `jax.jvp` along Rademacher directions (`random.rademacher`, cast), the
 divergence's Hutchinson estimate against the exact trace of `jax.jacfwd` under `vmap`.
 Sampling is annealed Langevin dynamics: a `lax.scan` over the levels with a `lax.fori_loop` of
-steps inside, keys by `random.fold_in`, step sizes proportional to sigma squared. Checks
+steps inside, keys by `random.fold_in`, step sizes proportional to sigma squared, jitted. Checks
 losses, the divergences, the samples' moments and the parameters."""
 
 import jax
@@ -121,7 +121,7 @@ def run():
     key = random.key(5)
     ncsn = ScoreNet()
     params, dsm_losses = train(ncsn, dsm_loss, data, random.fold_in(key, 1))
-    samples, level_means = langevin(ncsn, params, random.key(9))
+    samples, level_means = jax.jit(langevin, static_argnums=0)(ncsn, params, random.key(9))
 
     plain = ScoreNet(conditional=False)
     ssm_params, ssm_losses = train(plain, ssm_loss, data, random.fold_in(key, 2))

@@ -8,9 +8,8 @@ hand, `jet` against nested `jax.jacfwd` for a vector function, several arguments
 output, `jet2`'s Taylor coefficients, and `jet` under `jit` and `vmap`. Then the ODE: the state
 (z, t) evolves by g(z, t) = (f(z, t), 1) with f a Flax MLP; the solution's k-th derivative is
 obtained from a `jet` whose input series are the lower derivatives found so far; the loss of a
-few Euler steps' end state plus lambda * mean(|z^(K)|^2), trained by `optax.adam` (eager
-steps: on numbax the jitted step, a scan of nested `jvp`s under `value_and_grad`, costs about
-20 s of compile from empty caches). Checks the derivatives, the regulariser, the losses and the parameters."""
+few Euler steps' end state plus lambda * mean(|z^(K)|^2), trained by `optax.adam` in a jitted
+step. Checks the derivatives, the regulariser, the losses and the parameters."""
 
 import jax
 import jax.numpy as jnp
@@ -100,6 +99,7 @@ def run():
     tx = optax.adam(1e-2)
     opt_state = tx.init(params)
 
+    @jax.jit
     def step(params, opt_state):
         (loss, aux), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
         updates, opt_state = tx.update(grads, opt_state)

@@ -88,7 +88,7 @@ def _outputs_lowering(ctx, batch: int) -> list[str]:
     lead = ctx.in_avals[0].ndim - 2
     return [
         ctx.assign(
-            "o", f"np.empty({shape_text((batch, *ctx.out_shape(k)[lead:]))}, {np_type(o.dtype)})"
+            "o", f"rt.empty({shape_text((batch, *ctx.out_shape(k)[lead:]))}, {np_type(o.dtype)})"
         )
         for k, o in enumerate(ctx.out_avals)
     ]
@@ -97,7 +97,9 @@ def _outputs_lowering(ctx, batch: int) -> list[str]:
 def _finish_lowering(ctx, names: list[str]) -> list[str]:
     """The `(batch, ...)` results reshaped to the output shapes (scalars for 0-d outputs)."""
     return [
-        f"{name}[0]" if aval.shape == () else ctx.assign("o", reshape(name, ctx.out_shape(k)))
+        f"rt.ld({name}, 0)"
+        if aval.shape == ()
+        else ctx.assign("o", reshape(name, ctx.out_shape(k)))
         for k, (name, aval) in enumerate(zip(names, ctx.out_avals))
     ]
 
@@ -126,7 +128,14 @@ def _getrf(dtype, m, n, w: str, lda, piv: str) -> str:
     """The call of LAPACK's getrf on the F-order `(m, n)` matrix in `w` (leading dimension
     `lda`), 1-based pivots into `piv`; its value is getrf's `info`."""
     kind = _lapack_kind(dtype)
-    return f"rt.lapack.getrf_{dtype}(np.int8({kind}), {m}, {n}, {w}.ctypes, {lda}, {piv}.ctypes)"
+    pointers = f"rt.ptr({w}, 0), {lda}, rt.ptr({piv}, 0)"
+    return f"rt.lapack.getrf_{dtype}(np.int8({kind}), {m}, {n}, {pointers})"
+
+
+def _at(b, i, j, m, n) -> str:
+    """The flat offset of element `[b, i, j]` of a C `(batch, m, n)` array (the kernel
+    language's `rt.ld`/`rt.st` offsets, which the lean back end lowers: no numba subscripts)."""
+    return f"({b} * {m} + {i}) * {n} + {j}"
 
 
 def _inv_lowering(ctx, eqn):
@@ -142,20 +151,24 @@ def _inv_lowering(ctx, eqn):
     k = _lapack_kind(dtype)
     w = ctx.assign("w", f"rt.empty(({n}, {n}), {np_type(dtype)})")  # a's F-order copy
     piv = ctx.assign("piv", f"rt.empty(({n},), np.int32)")
-    b, i, j, ok = (ctx.new_name(p) for p in ("bt", "i", "j", "ok"))
+    b, i, j, ok, x = (ctx.new_name(p) for p in ("bt", "i", "j", "ok", "x"))
     with ctx.block(f"for {b} in range({batch}):"):
         ctx.line(f"{ok} = True")
         with ctx.block(f"for {i} in range({n}):"), ctx.block(f"for {j} in range({n}):"):
-            ctx.line(f"{w}[{j}, {i}] = {a}[{b}, {i}, {j}]")
-            with ctx.block(f"if not np.isfinite({a}[{b}, {i}, {j}]):"):
+            ctx.line(f"{x} = rt.ld({a}, {_at(b, i, j, n, n)})")
+            ctx.line(f"rt.st({w}, {j} * {n} + {i}, {x})")
+            with ctx.block(f"if not np.isfinite({x}):"):
                 ctx.line(f"{ok} = False")
         with ctx.block(f"if {ok}:"):
             ctx.line(f"{ok} = {_getrf(dtype, n, n, w, n, piv)} == 0")
         with ctx.block(f"if {ok}:"):
-            call = f"rt.lapack.getri_{dtype}(np.int8({k}), {n}, {w}.ctypes, {n}, {piv}.ctypes)"
+            call = (
+                f"rt.lapack.getri_{dtype}(np.int8({k}), {n}, rt.ptr({w}, 0), {n}, rt.ptr({piv}, 0))"
+            )
             ctx.line(f"{ok} = {call} == 0")
         with ctx.block(f"for {i} in range({n}):"), ctx.block(f"for {j} in range({n}):"):
-            ctx.line(f"{o}[{b}, {i}, {j}] = {w}[{j}, {i}] if {ok} else np.nan")
+            value = f"rt.ld({w}, {j} * {n} + {i}) if {ok} else np.nan"
+            ctx.line(f"rt.st({o}, {_at(b, i, j, n, n)}, {value})")
     return _finish_lowering(ctx, [o])
 
 
@@ -177,20 +190,21 @@ def _lu_lowering(ctx, eqn):
     b, i, j, p, t, info = (ctx.new_name(x) for x in ("bt", "i", "j", "p", "t", "info"))
     with ctx.block(f"for {b} in range({batch}):"):
         with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
-            ctx.line(f"{w}[{j}, {i}] = {a}[{b}, {i}, {j}]")
-        ctx.line(f"{info} = 0")
+            ctx.line(f"rt.st({w}, {j} * {lda} + {i}, rt.ld({a}, {_at(b, i, j, m, n)}))")
+        ctx.line(f"{info} = np.int32(0)")  # getrf's int
         with ctx.block(f"if {k} > 0:"):
             ctx.line(f"{info} = {_getrf(dtype, m, n, w, lda, ipiv)}")
         with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
-            ctx.line(f"{lu}[{b}, {i}, {j}] = {w}[{j}, {i}] if {info} >= 0 else np.nan")
+            value = f"rt.ld({w}, {j} * {lda} + {i}) if {info} >= 0 else np.nan"
+            ctx.line(f"rt.st({lu}, {_at(b, i, j, m, n)}, {value})")
         with ctx.block(f"for {i} in range({m}):"):
-            ctx.line(f"{perm}[{b}, {i}] = {i}")
+            ctx.line(f"rt.st({perm}, {b} * {m} + {i}, {i})")
         with ctx.block(f"for {i} in range({k}):"):
-            ctx.line(f"{p} = {ipiv}[{i}] - 1")
-            ctx.line(f"{piv}[{b}, {i}] = {p}")
-            ctx.line(f"{t} = {perm}[{b}, {i}]")
-            ctx.line(f"{perm}[{b}, {i}] = {perm}[{b}, {p}]")
-            ctx.line(f"{perm}[{b}, {p}] = {t}")
+            ctx.line(f"{p} = rt.ld({ipiv}, {i}) - 1")
+            ctx.line(f"rt.st({piv}, {b} * {k} + {i}, {p})")
+            ctx.line(f"{t} = rt.ld({perm}, {b} * {m} + {i})")
+            ctx.line(f"rt.st({perm}, {b} * {m} + {i}, rt.ld({perm}, {b} * {m} + {p}))")
+            ctx.line(f"rt.st({perm}, {b} * {m} + {p}, {t})")
     return _finish_lowering(ctx, [lu, piv, perm])
 
 
@@ -212,14 +226,14 @@ def _cholesky_lowering(ctx, eqn):
     ctx.line(f"{bad} = False")
     with ctx.block(f"for {b} in range({batch}):"):
         call = f"rt.lapack.potrf_{dtype}(np.int8({_lapack_kind(dtype)}), np.int8({ord('U')}), "
-        with ctx.block(f"if {call}{n}, {o}[{b}].ctypes, {n}) != 0:"):
+        with ctx.block(f"if {call}{n}, rt.ptr({o}, {b} * {n} * {n}), {n}) != 0:"):
             ctx.line(f"{bad} = True")
     loops = (f"for {b} in range({batch}):", f"for {i} in range({n}):", f"for {j} in range({n}):")
     with ctx.block(loops[0]), ctx.block(loops[1]), ctx.block(loops[2]):
         with ctx.block(f"if {bad}:"):
-            ctx.line(f"{o}[{b}, {i}, {j}] = np.nan")
+            ctx.line(f"rt.st({o}, {_at(b, i, j, n, n)}, np.nan)")
         with ctx.block(f"elif {j} > {i}:"):
-            ctx.line(f"{o}[{b}, {i}, {j}] = 0")
+            ctx.line(f"rt.st({o}, {_at(b, i, j, n, n)}, 0)")
     return _finish_lowering(ctx, [o])
 
 

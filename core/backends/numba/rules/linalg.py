@@ -81,7 +81,7 @@ def _dot_general_lowering(ctx, eqn):
             with ctx.block(f"for j in range({n}):"):
                 ctx.line(f"{o}[b, i, j] += {xv} * {y}[{yi}]")
     if out.shape == ():
-        return [f"{o}[{', '.join('0' * len(o_shape))}]"]
+        return [f"rt.ld({o}, 0)"]  # its one element (a flat load: lean code lowers it)
     if out.shape == o_shape:
         return [o]
     return [ctx.assign("d", reshape(o, ctx.out_shape(0)))]

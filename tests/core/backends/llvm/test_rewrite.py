@@ -219,3 +219,27 @@ def test_shape_generic_reuse():
     with config.override("jit_lean_loops", False):
         want = core.jit(step)(x, w)
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_why_not_names_the_nest_left_to_numba(tmp_path, monkeypatch):
+    """The first loop nest the rewrite leaves to numba is noted with the translator's reason
+    (the compile log prints it); a rewrite lowering every nest notes nothing."""
+    from core.backends.llvm import rewrite as lean_rewrite  # noqa: PLC0415
+    from core.jit import cache_files  # noqa: PLC0415
+
+    monkeypatch.setattr(cache_files, "cache_dir", lambda: tmp_path)
+    source = (
+        "def kernel(sz, a0):\n"
+        "    n_0 = rt.ld(sz, 0)\n"
+        "    o1 = rt.empty((n_0,), np.float32)\n"
+        "    for i0 in range(n_0):\n"
+        "        rt.st(o1, i0, rt.ld(a0, i0) * 3.0)\n"
+        "    q = lib.something(a0)\n"
+        "    for i1 in range(n_0):\n"
+        "        rt.st(o1, i1, q)\n"
+        "    return (o1, )\n"
+    )
+    new = rewrite(source, (("<i8", 1), ("<f4", 1)))
+    assert lean_rewrite.why_not(new) == "for i1 in range(n_0):...: name q of unknown type"
+    whole = source.replace("    q = lib.something(a0)\n", "    q = np.float32(2.0)\n")
+    assert lean_rewrite.why_not(rewrite(whole, (("<i8", 1), ("<f4", 1)))) is None

@@ -171,18 +171,35 @@ def test_concurrent_writers(cache):
     cache_files.read_verified(path)  # whole and verified
 
 
-def test_unsupported_kernel_stays_numba(cache):
-    """A kernel with a loop the translator does not lower, or that returns its input, has no
-    shell (and says so in the disk cache for later processes)."""
+def test_unsupported_kernel_stays_numba(cache, monkeypatch):
+    """A kernel with a loop nest the rewrite did not lower (a shell never runs one itself), or
+    a statement the translator does not know, has no shell, and says why (in the disk cache
+    too, for later processes)."""
     looped = _source(4).replace(
-        "    _ln0((o1, a0, n_0))\n", "    for i in range(n_0):\n        o1[i] = 1.0\n"
+        "    _ln0((o1, a0, n_0))\n", "    for i in range(n_0):\n        rt.st(o1, i, 1.0)\n"
     )
-    assert shells.entry(looped, TYPES) is None
-    returns_input = _source(4).replace("return (o1, v3, )", "return (a0, )")
-    assert shells.entry(returns_input, TYPES) is None
+    subscript = _source(4).replace("    _ln0((o1, a0, n_0))\n", "    o1[0] = 1.0\n")
+    reasons = {looped: "a loop nest left to numba", subscript: "statement o1[0] = 1.0"}
+    for source, reason in reasons.items():
+        assert shells.entry(source, TYPES) is None
+        assert reason in shells.why_not(source, TYPES)
     assert len(list(cache.glob("*.shell"))) == 2
+    monkeypatch.setattr(shells, "_REASONS", {})  # a new process: the disk cache says why
+    assert reasons[looped] in shells.why_not(looped, TYPES)
+    assert shells.why_not(_source(4), TYPES) is None  # not tried
     with pytest.raises(translate.Unsupported):
         shells.Shell(looped, TYPES, "numbax_shell_test").build()
+
+
+def test_returned_input_is_a_copy(cache):
+    """A kernel returning its input (or a carry, which may view one) returns a copy of it: the
+    caller's array is neither aliased nor kept alive by a view without an owner."""
+    fn = shells.entry(_source(6).replace("return (o1, v3, )", "return (a0, o1, )"), TYPES)
+    x = RNG.standard_normal(7).astype(np.float32)
+    same, out = fn(np.array([7], np.int64), x)
+    assert same is not x and not np.shares_memory(same, x)
+    np.testing.assert_array_equal(same, x)
+    np.testing.assert_array_equal(out, np.float32(x * 2.0 + 6))
 
 
 def test_wrong_arguments_raise_type_error(cache):

@@ -50,8 +50,9 @@ def _scan_lowering(ctx, eqn):
         slots.append((y, (length, *shape), (step, *[0] * len(shape))) if free else None)
     with ctx.block(f"for {i} in {loop}:"):
         x_vals = []
-        for x, a in zip(xs, jaxpr.in_avals[nc + ncar :]):
-            x_vals.append(ctx.named(ctx.assign("x", f"{x}[{i}]"), a))
+        for x, a in zip(xs, jaxpr.in_avals[nc + ncar :]):  # row i: an element, or a view
+            row = f"rt.ld({x}, {i})" if a.shape == () else reshape(f"{x}[{i}]", ctx.shape(a.shape))
+            x_vals.append(ctx.named(ctx.assign("x", row), a))
         args = [*consts, *as_values(ctx, carry, carry_avals), *x_vals]
         outs = ctx.emit_jaxpr(jaxpr, args, slots)
         for k, (y, v, a, n) in enumerate(zip(ys, outs[ncar:], y_avals, y_sizes)):
