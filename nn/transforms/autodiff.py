@@ -9,6 +9,7 @@ collections become an explicit argument of ``core.vjp``/``core.jvp``/``core.cust
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -153,20 +154,30 @@ def vjp_inner(fn: Callable, primals: Sequence[Any], has_aux: bool) -> Callable:
         scope_fn = as_scope_fn(fn)
         vjp_vars, other_vars = lift.var_groups
 
-        def wrapper(vjp_vars: dict, *args: Any) -> Any:
-            s = lift.scope_fn(((vjp_vars,), other_vars), lift.rng_groups)
+        def wrapper(vjp_vars: dict, others: Any, counters: list | None, *args: Any) -> Any:
+            s = lift.scope_fn(((vjp_vars,), others), lift.rng_groups)
+            if counters is not None:  # a replay draws the forward pass's keys again
+                for inner, saved in zip(s, counters):
+                    inner.rng_counters = copy.deepcopy(saved)
             out = scope_fn(s, *args)
             y, aux = out if has_aux else (out, ())
             return y, (aux, lift.repack(s))
 
-        def pull_back(vjp_vars: dict, primals: tuple, ct: Any) -> tuple:
-            return core.vjp(wrapper, vjp_vars, *primals, has_aux=True)[1](ct)
+        def pull_back(vjp_vars: dict, others: Any, primals: tuple, ct: Any) -> tuple:
+            replay = lambda v, *a: wrapper(v, others, counters, *a)
+            return core.vjp(replay, vjp_vars, *primals, has_aux=True)[1](ct)
 
         (vjp_vars,) = vjp_vars
-        y, _, (aux, out_groups) = core.vjp(wrapper, vjp_vars, *primals, has_aux=True)
+        # the collections and RNG counters as the forward pass reads them: the replay below
+        # must not see what the forward pass writes (a counter, sown values, the keys it
+        # drew), as Flax's pullback does not
+        before, others_before = tree_util.tree_map(lambda v: v, (vjp_vars, other_vars))
+        counters = [copy.deepcopy(s.rng_counters) for s in lift.scopes]
+        forward = lambda v, *a: wrapper(v, other_vars, None, *a)
+        y, _, (aux, out_groups) = core.vjp(forward, vjp_vars, *primals, has_aux=True)
         # A pytree (its leaves are the inputs), so it can be a custom_vjp residual; calling it
         # replays the forward pass.
-        bwd = tree_util.Partial(pull_back, vjp_vars, tuple(primals))
+        bwd = tree_util.Partial(pull_back, before, others_before, tuple(primals))
         return ((y, bwd, aux) if has_aux else (y, bwd)), out_groups
 
     return inner

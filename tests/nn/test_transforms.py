@@ -727,3 +727,63 @@ def test_scan_broadcast_params_from_a_shared_key():
     # flax 0.12.8: the kernels' sums 0.8610176 ('hc') and -0.6631437 ('hx'), zero biases
     np.testing.assert_allclose(float(v["params"]["hc"]["kernel"].sum()), 0.8610176, rtol=1e-6)
     np.testing.assert_allclose(float(v["params"]["hx"]["kernel"].sum()), -0.6631437, rtol=1e-6)
+
+
+class _Counted(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        count = self.variable("counter", "n", lambda: jnp.zeros(()))
+        count.value += 1
+        return nn.Dense(2)(x) * (1 + count.value)
+
+
+class _VjpOfCounted(nn.Module):
+    vjp_variables: object = "params"
+
+    @nn.compact
+    def __call__(self, x):
+        y, pullback = nn.vjp(lambda m, x: m(x), _Counted(), x, vjp_variables=self.vjp_variables)
+        return y, pullback(jnp.ones_like(y))
+
+
+class _Dropped(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dropout(0.5, deterministic=False)(nn.Dense(6)(x))
+
+
+class _VjpOfDropped(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        y, pullback = nn.vjp(lambda m, x: m(x), _Dropped(), x)
+        return y, pullback(jnp.ones_like(y))
+
+
+@pytest.mark.parametrize("vjp_variables", ["params", ["params", "counter"]])
+def test_vjp_pullback_sees_the_variables_the_forward_pass_read(vjp_variables):
+    # Flax 0.12.8: the pullback differentiates the forward pass as it ran (the counter at 2,
+    # a factor 3), not a replay after the counter's update (numbax's gave a factor 4)
+    x = jnp.linspace(-1, 1, 6).reshape(2, 3)
+    module = _VjpOfCounted(vjp_variables)
+    variables = module.init(random.PRNGKey(0), x)
+    (_, grads), _ = module.apply(variables, x, mutable=["counter"])
+    np.testing.assert_allclose(np.asarray(grads[0]["params"]["Dense_0"]["bias"]), [6.0, 6.0])
+    np.testing.assert_allclose(np.asarray(grads[1])[0], [3.8085, -1.3914, 2.2151], atol=2e-4)
+
+
+def test_vjp_pullback_replays_the_forward_pass_dropout_mask():
+    # Flax 0.12.8: the pullback uses the forward pass's dropout mask (numbax's replay drew
+    # fresh keys)
+    x = jnp.linspace(-1, 1, 12).reshape(2, 6)
+    module = _VjpOfDropped()
+    variables = module.init({"params": random.PRNGKey(0), "dropout": random.PRNGKey(1)}, x)
+    y, grads = module.apply(variables, x, rngs={"dropout": random.PRNGKey(2)})
+    assert (np.asarray(y) != 0).astype(int).tolist() == [[0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 0, 1]]
+    np.testing.assert_allclose(
+        np.asarray(grads[0]["params"]["Dense_0"]["bias"]), [2.0, 2.0, 4.0, 4.0, 2.0, 4.0]
+    )
+    np.testing.assert_allclose(
+        np.asarray(grads[1])[0],
+        [2.2397, -0.7298, -0.2601, -0.8287, 0.7474, -0.6621],
+        atol=2e-4,
+    )
