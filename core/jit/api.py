@@ -748,7 +748,6 @@ class Jitted:
         builder, `in_avals`). `in_avals` are kept alive by the result: the fast cache keys on
         their ids."""
         if entry.exe is None:
-            entry.exe = executable(entry.jaxpr, backend, name)
             entry.cost = dispatch.estimate_us(entry.jaxpr)
             entry.ordered = ir.has_effects(entry.jaxpr)
             entry.const_vals = [
@@ -757,17 +756,29 @@ class Jitted:
                 else _contiguous(np.asarray(c), v.aval)
                 for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]
-        kernel = getattr(entry.exe, "kernel", None)
-        if config.jit_batch_split and entry.split is None:
+            if config.jit_batch_split:  # a split program compiles its unsplit one when used
+                from core.jit import batch_split  # noqa: PLC0415
+
+                unsplit = batch_split.Deferred(
+                    functools.partial(executable, entry.jaxpr, backend, name)
+                )
+                entry.split = batch_split.for_signature(
+                    entry.jaxpr, len(entry.consts), unsplit, backend, name, entry.cost
+                )
+                if callable(entry.split):
+                    entry.exe = unsplit
+            if entry.exe is None:
+                entry.exe = executable(entry.jaxpr, backend, name)
+        elif config.jit_batch_split and entry.split is None:  # compiled with the flag off
             from core.jit import batch_split  # noqa: PLC0415
 
             entry.split = batch_split.for_signature(
                 entry.jaxpr, len(entry.consts), entry.exe, backend, name, entry.cost
             )
-        if callable(entry.split):  # the split program: a list out, as the numpy backend's
-            kernel = None
+        split = callable(entry.split)  # the split program: a list out, as the numpy backend's
+        kernel = None if split else getattr(entry.exe, "kernel", None)
         if kernel is None:  # the numpy backend returns a list of arrays
-            kernel = entry.split if callable(entry.split) else entry.exe
+            kernel = entry.split if split else entry.exe
             head, exprs = "", [f"r[{k}]" for k in range(len(entry.jaxpr.outvars))]
         else:
             from core.jit.codegen import unpack_results  # noqa: PLC0415

@@ -6,6 +6,6 @@ program is staged with its collectives (`partition.py`), the decision is made on
 compiled signature (`decide.py`) and the call runs on every device's thread (`run.py`).
 """
 
-from core.jit.batch_split.run import Split, describe, for_signature
+from core.jit.batch_split.run import Deferred, Split, describe, for_signature
 
-__all__ = ["Split", "describe", "for_signature"]
+__all__ = ["Deferred", "Split", "describe", "for_signature"]

@@ -36,7 +36,7 @@ from core.jit.threads import num_threads
 from core.parallel import axis_env
 from core.prims import prng
 
-__all__ = ["AXIS", "Split", "describe", "for_signature"]
+__all__ = ["AXIS", "Deferred", "Split", "describe", "for_signature"]
 
 logger = logging.getLogger("core.jit")
 
@@ -52,6 +52,27 @@ def _count_collectives(jaxpr: ir.Jaxpr) -> int:
             for sub in ir.sub_jaxprs(value):
                 total += _count_collectives(sub)
     return total
+
+
+class Deferred:
+    """A signature's unsplit program, compiled when first used (a split signature runs it only
+    on another device's thread or inside a pmap, or for `lower`/`compile`'s text)."""
+
+    def __init__(self, make: Callable[[], Callable]):
+        self._make, self._exe = make, None
+
+    def _get(self) -> Callable:
+        if self._exe is None:
+            self._exe = self._make()
+        return self._exe
+
+    def __call__(self, *args: Any) -> Any:
+        return self._get()(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._get(), name)
 
 
 def _affinity() -> set | None:

@@ -192,3 +192,17 @@ def test_log_says_split(any_size, caplog):
             np.ones((8, 3), np.float32), np.ones((3, 2), np.float32)
         )
     assert any("split over 2 devices: 1 collectives" in r.getMessage() for r in caplog.records)
+
+
+def test_split_signature_compiles_only_its_split_program(any_size):
+    from core.jit.api import compile_count  # noqa: PLC0415
+
+    x, w = np.ones((8, 3), np.float32), np.ones((3, 2), np.float32)
+    with (
+        core.config.override("jit_backend", "python"),
+        core.config.override("jit_batch_split", True),
+    ):
+        jf = core.jit(lambda x, w: (x @ w).sum())
+        before = compile_count()
+        np.testing.assert_allclose(jf(x, w), 48.0)
+    assert compile_count() - before == 1  # the per-device program; the unsplit one on demand
