@@ -6,8 +6,9 @@ printed for each difference.
 XLA's Lanczos expansions bit for bit, and with them the stats' logpdfs; erfc is XLA's Cephes
 expansion, and with it ndtr, log_ndtr and the normal's cdfs; betaln; polygamma; i0e/i1e under
 jit). Left: eager compositions JAX runs as one fused XLA kernel (erfc, ndtr, i0e, gammaincc:
-1-133 ulp eager, jit bit for bit; expi/exp1 too, 6 ulp), betainc (up
-to 1424 ulp: another continued fraction), denormals (XLA's threads read them as 0), the
+1-133 ulp eager, jit bit for bit; expi/exp1 too, 6 ulp), betainc's batches (session 35:
+JAX's Lentz loop, single elements JAX's bits, but 249 of SA_BI's 441 elements still differ,
+up to 3648 ulp: the batch's last step, which every element takes, differs), denormals (XLA's threads read them as 0), the
 tanh-gelu gradient at -5 (7.5e-10 relative: numbax's one-expression slope, kept for memory).
 """
 
