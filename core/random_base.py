@@ -925,13 +925,19 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: 
 @library_jit(static_argnames=("shape", "mode"))
 def _bernoulli(key: Any, p: Any, shape: tuple[int, ...] | None, mode: str) -> Any:
     shape = get_aval(p).shape if shape is None else shape
-    p = broadcast_to(p, shape)  # `p` of a lower rank than `shape` (JAX's `<` broadcasts)
     dtype = get_aval(p).dtype
     if mode == "low":
-        return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)
+        u = _uniform(key, shape, dtype, 0.0, 1.0)
+        return ew.lt(u, _rank_promoted(p, len(shape)))
     u1, u2 = _pair(_uniform(key, (2, *shape), dtype, 0.0, 1.0), shape)
     u2 = ew.mul(u2, ew.full_like(u2, 2.0 ** -dtypes.finfo(dtype).nmant))
-    return ew.lt(u2, ew.sub(p, u1))
+    return ew.lt(u2, ew.sub(_rank_promoted(p, len(shape)), u1))
+
+
+def _rank_promoted(p: Any, rank: int) -> Any:
+    """`p` with leading unit axes up to `rank` when it has some axes but fewer (jnp's `<`
+    promotes ranks so: (4,) -> (1, 4)); a scalar `p` is left as it is, as jnp leaves it."""
+    return p if not get_aval(p).ndim else broadcast_to_rank(p, rank)
 
 
 def _pair(draws: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
