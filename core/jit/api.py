@@ -55,7 +55,7 @@ from core.interpreters.partial_eval import (
     trace_to_jaxpr,
 )
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
-from core.jit import call_path, dispatch, gc_pause, narrow
+from core.jit import batch_split, call_path, dispatch, gc_pause, narrow
 from core.jit.errors import (
     JitArgumentError,
     JitOutputTypeError,
@@ -747,6 +747,10 @@ class Jitted:
         """Compiles `entry` and returns what `_run` needs: (kernel with the consts bound, output
         builder, `in_avals`). `in_avals` are kept alive by the result: the fast cache keys on
         their ids."""
+
+        def compile_split(local: ir.Jaxpr) -> Callable:  # a split's per-device program
+            return executable(local, backend, name)
+
         if entry.exe is None:
             entry.cost = dispatch.estimate_us(entry.jaxpr)
             entry.ordered = ir.has_effects(entry.jaxpr)
@@ -757,24 +761,22 @@ class Jitted:
                 for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]
             if config.jit_batch_split:  # a split program compiles its unsplit one when used
-                from core.jit import batch_split  # noqa: PLC0415
-
                 unsplit = batch_split.Deferred(
                     functools.partial(executable, entry.jaxpr, backend, name)
                 )
                 entry.split = batch_split.for_signature(
-                    entry.jaxpr, len(entry.consts), unsplit, backend, name, entry.cost
-                )
+                    entry.jaxpr, len(entry.consts), unsplit, compile_split, backend, name,
+                    entry.cost,
+                )  # fmt: skip
                 if callable(entry.split):
                     entry.exe = unsplit
             if entry.exe is None:
                 entry.exe = executable(entry.jaxpr, backend, name)
         elif config.jit_batch_split and entry.split is None:  # compiled with the flag off
-            from core.jit import batch_split  # noqa: PLC0415
-
             entry.split = batch_split.for_signature(
-                entry.jaxpr, len(entry.consts), entry.exe, backend, name, entry.cost
-            )
+                entry.jaxpr, len(entry.consts), entry.exe, compile_split, backend, name,
+                entry.cost,
+            )  # fmt: skip
         split = callable(entry.split)  # the split program: a list out, as the numpy backend's
         kernel = None if split else getattr(entry.exe, "kernel", None)
         if kernel is None:  # the numpy backend returns a list of arrays

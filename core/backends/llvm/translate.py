@@ -55,6 +55,7 @@ from numba.core import cgutils, types
 from core.backends.llvm import complex_ir, parallel, settle
 from core.backends.llvm import target as lean_target
 from core.errors import NumbaxError
+from core.jit import lapack
 from core.jit.vecmath_ops import (
     REDUCE_FLAGS,
 )
@@ -488,8 +489,6 @@ class Expressions:
     def _lapack(self, routine: str, node: ast.Call):
         """`rt.lapack.<routine>_<dtype>(...)` (`core/jit/lapack.py`): a call of numba's C
         wrapper of scipy's LAPACK routine, by its symbol and signature, as numba calls it."""
-        from core.jit import lapack  # noqa: PLC0415 (scipy's LAPACK: loaded on first use)
-
         try:
             external = getattr(lapack, routine)
         except AttributeError:

@@ -18,10 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, lax
+from core import ir
 from core.avals import ShapedArray
 from core.interpreters.partial_eval import close_over_consts, trace_to_jaxpr
 from core.jit.batch_split.propagate import P, Plan, R, local_shape
+from core.prims import elementwise as ew
+from core.prims import shapes
+from core.prims.collectives import wrappers as collectives
+from core.prims.dynamic_slice import dynamic_slice_in_dim
 
 __all__ = ["per_device"]
 
@@ -50,7 +54,7 @@ class _Emitter:
         computed that a later user takes summed (a train step's gradients: one exchange)."""
         if x not in self.summed:
             ready = [v for v in self.to_sum if v in self.env and v not in self.summed]
-            for v, total in zip(ready, lax.psum([self.env[v] for v in ready], self.axis)):
+            for v, total in zip(ready, collectives.psum([self.env[v] for v in ready], self.axis)):
                 self.summed[v] = total
         return self.summed[x]
 
@@ -116,7 +120,7 @@ class _Emitter:
         out = eqn.prim.bind(*ins, **params)
         outs = list(out) if eqn.prim.multiple_results else [out]
         if step.reduce is not None:
-            outs = [getattr(lax, step.reduce)(o, self.axis) for o in outs]
+            outs = [getattr(collectives, step.reduce)(o, self.axis) for o in outs]
         return outs
 
 
@@ -124,19 +128,20 @@ def convert(val: Any, have: Any, want: Any, aval: Any, axis: Any, n: int) -> Any
     """`val` (a per-device value of global `aval` in state `have`, not a partial sum) in
     state `want`."""
     if isinstance(have, int):
-        val, have = lax.all_gather(val, axis, axis=have, tiled=True), R
+        val, have = collectives.all_gather(val, axis, axis=have, tiled=True), R
     if want == R:
         return val
     if want == P:  # device 0 keeps the value, the others hold zeros
-        first = lax.eq(lax.axis_index(axis), np.int32(0))
-        return lax.select(
-            lax.broadcast(first, tuple(np.shape(val))) if np.ndim(val) else first,
+        first = ew.eq(collectives.axis_index(axis), np.int32(0))
+        shape = tuple(np.shape(val))
+        return ew.select(
+            shapes.broadcast_in_dim(first, shape, ()) if shape else first,
             val,
-            lax.zeros_like_array(val),
+            shapes.zeros_like(val),
         )
     size = aval.shape[want] // n
-    start = lax.mul(lax.axis_index(axis), np.int32(size))
-    return lax.dynamic_slice_in_dim(val, start, size, axis=want)
+    start = ew.mul(collectives.axis_index(axis), np.int32(size))
+    return dynamic_slice_in_dim(val, start, size, axis=want)
 
 
 def _local_params(eqn: ir.Eqn, step: Any, n: int) -> dict:

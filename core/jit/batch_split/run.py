@@ -33,7 +33,7 @@ from core.devices import local_device_count, local_devices, process_count
 from core.jit.batch_split import decide
 from core.jit.batch_split.partition import per_device
 from core.jit.threads import num_threads
-from core.parallel import axis_env
+from core.parallel import axis_env, dispatch
 from core.prims import prng
 
 __all__ = ["AXIS", "Deferred", "Split", "describe", "for_signature"]
@@ -93,14 +93,12 @@ class Split:
     list of numpy arrays out)."""
 
     def __init__(self, unsplit: Callable, jaxpr: ir.Jaxpr, decision: decide.Decision, n: int,
-                 backend: str, name: str):  # fmt: skip
-        from core.jit.api import executable  # noqa: PLC0415 (api imports this module)
-
+                 compile: Callable, name: str):  # fmt: skip
         self.unsplit, self.name, self.n = unsplit, name, n
         self.devices = local_devices()[:n]
         with axis_env.tracing(AXIS, n):
             local, consts = per_device(decision.jaxpr, decision.plan, AXIS)
-            self.exe = executable(local, backend, name)
+            self.exe = compile(local)
         self.jaxpr = local  # the per-device program (for debugging)
         self.consts = [np.ascontiguousarray(np.asarray(c)) for c in consts]
         self.in_axes = [0 if k in decision.seeds else None for k in range(len(jaxpr.invars))]
@@ -111,8 +109,6 @@ class Split:
         here = current_device()
         if axis_env.inside_shard() or here not in (None, self.devices[0]):
             return list(self.unsplit(*vals))
-        from core.parallel import dispatch  # noqa: PLC0415 (loads the communicator)
-
         n = self.n
         args = [
             v if ax is None else v.reshape((n, v.shape[0] // n, *v.shape[1:]))
@@ -142,7 +138,13 @@ class Split:
 
 
 def for_signature(
-    jaxpr: ir.Jaxpr, n_consts: int, unsplit: Callable, backend: str, name: str, cost_us: float
+    jaxpr: ir.Jaxpr,
+    n_consts: int,
+    unsplit: Callable,
+    compile: Callable[[ir.Jaxpr], Callable],
+    backend: str,
+    name: str,
+    cost_us: float,
 ) -> Split | str:
     """The `Split` of a compiled signature, or why it stays whole (logged under
     `config.log_compiles`).
@@ -151,6 +153,8 @@ def for_signature(
       jaxpr: the signature's constvar-free program (its first `n_consts` inputs are consts).
       n_consts: how many.
       unsplit: its compiled kernel (numpy arrays in, a list out), for calls that cannot split.
+      compile: compiles a jaxpr for the back end (`core.jit.api.executable`'s, given as an
+        argument: `api` imports this module).
       backend: the jit back end.
       name: the function's name.
       cost_us: its estimated run time (`core.jit.dispatch.estimate_us`).
@@ -158,14 +162,14 @@ def for_signature(
     Returns:
       The split, or the reason it does not split.
     """
-    result = _for_signature(jaxpr, n_consts, unsplit, backend, name, cost_us)
+    result = _for_signature(jaxpr, n_consts, unsplit, compile, backend, name, cost_us)
     if config.log_compiles:
         logger.warning("jit of %s: %s", name, result if isinstance(result, Split) else
                        f"not split: {result}")  # fmt: skip
     return result
 
 
-def _for_signature(jaxpr, n_consts, unsplit, backend, name, cost_us) -> Split | str:
+def _for_signature(jaxpr, n_consts, unsplit, compile, backend, name, cost_us) -> Split | str:
     n = min(local_device_count(), num_threads())  # a device per core, at most
     if n < 2 or process_count() != 1:
         return "fewer than 2 local devices or threads" if n < 2 else "several processes"
@@ -178,7 +182,7 @@ def _for_signature(jaxpr, n_consts, unsplit, backend, name, cost_us) -> Split | 
     decision = decide.split_plan(jaxpr, n_consts, n, cost_us)
     if decision.plan is None:
         return decision.reason
-    return Split(unsplit, jaxpr, decision, n, backend, name)
+    return Split(unsplit, jaxpr, decision, n, compile, name)
 
 
 def describe(jitted: Any) -> list[str]:

@@ -176,7 +176,10 @@ def test_inside_pmap_not_split(any_size):
 
 
 def test_flag_off_decides_nothing(any_size):
-    with core.config.override("jit_backend", "python"):
+    with (
+        core.config.override("jit_backend", "python"),
+        core.config.override("jit_batch_split", False),
+    ):
         jf = core.jit(lambda x: (x**2).sum())
         jf(np.ones((8, 3), np.float32))
     assert batch_split.describe(jf) == []
