@@ -61,6 +61,7 @@ from core.numpy._util import (
     canonicalize_axis,
     ensure_array,
     promote_dtypes_inexact,
+    promote_shapes,
 )
 from core.numpy.reductions import argmax
 from core.numpy.ufuncs import clip
@@ -926,18 +927,14 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: 
 def _bernoulli(key: Any, p: Any, shape: tuple[int, ...] | None, mode: str) -> Any:
     shape = get_aval(p).shape if shape is None else shape
     dtype = get_aval(p).dtype
+    # `p` of a lower rank gets leading unit axes as jnp's `<` gives them ((4,) -> (1, 4)); a
+    # scalar `p` stays as it is ('': JAX's rank-promotion check is not reported here)
     if mode == "low":
         u = _uniform(key, shape, dtype, 0.0, 1.0)
-        return ew.lt(u, _rank_promoted(p, len(shape)))
+        return ew.lt(*promote_shapes("", [u, p], lax_shapes=True))
     u1, u2 = _pair(_uniform(key, (2, *shape), dtype, 0.0, 1.0), shape)
     u2 = ew.mul(u2, ew.full_like(u2, 2.0 ** -dtypes.finfo(dtype).nmant))
-    return ew.lt(u2, ew.sub(_rank_promoted(p, len(shape)), u1))
-
-
-def _rank_promoted(p: Any, rank: int) -> Any:
-    """`p` with leading unit axes up to `rank` when it has some axes but fewer (jnp's `<`
-    promotes ranks so: (4,) -> (1, 4)); a scalar `p` is left as it is, as jnp leaves it."""
-    return p if not get_aval(p).ndim else broadcast_to_rank(p, rank)
+    return ew.lt(u2, ew.sub(*promote_shapes("", [p, u1], lax_shapes=True)))
 
 
 def _pair(draws: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
