@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from core import ir
 from core.jit.batch_split.propagate import Plan, R, propagate
-from core.jit.scan_motion import copy_eqns
 from core.profiler.cost import equation_cost
 
 __all__ = ["MIN_SPLIT_FRACTION", "MIN_US", "Decision", "inline_calls", "split_plan"]
@@ -68,9 +67,16 @@ def inline_calls(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
             ins = [get(x) for x in eqn.inputs]
             eqns.append(ir.Eqn(eqn.prim, ins, params, eqn.outputs, eqn.source_info))
             continue
-        body, results = copy_eqns(inline_calls(inner), [get(x) for x in eqn.inputs])
-        eqns += body
-        sub.update(zip(eqn.outputs, results))
+        body = inline_calls(inner)  # copied here, not by `scan_motion.copy_eqns`: importing
+        # that module at `import core` (api imports this one) would load numba and scipy
+        names = dict(zip(body.invars, [get(x) for x in eqn.inputs]))
+        for e in body.eqns:
+            outs = [ir.Var(v.aval) for v in e.outputs]
+            ins = [names.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs]
+            names.update(zip(e.outputs, outs))
+            eqns.append(ir.Eqn(e.prim, ins, e.params, outs, e.source_info))
+        for v, o in zip(eqn.outputs, body.outvars):
+            sub[v] = names.get(o, o) if isinstance(o, ir.Var) else o
     return ir.Jaxpr([], jaxpr.invars, eqns, [get(x) for x in jaxpr.outvars])
 
 
