@@ -113,14 +113,14 @@ class _Barrier:
 # The layout of a `Block`'s control words (int64; the barrier's counters are the low int32 of
 # their word, each on its own cache line): arrivals of this round, the time waiters spin now
 # (ns), the address of the desk where the devices post their loops (0: none) and whether this
-# call's devices stopped helping (`DESK_OFF`, see `HELP_NS`), the round
+# call's devices stopped helping (`DESK_OFF`, see `HELP_NS`) with the window itself, the round
 # (the futex word), the status (`RUNNING`, `ABORTED`, `TIMED_OUT`) with the number of
 # sleeping waiters beside it, the device count, the timeout, the longest spin (ns),
 # the staging area (address, bytes per device and phase), the rank that timed out; from
 # `RANKS` one cache line per device (its next phase), then the slots: the address of device
 # r's array in phase p at `slots(size) + p * size + r`, of its result at `2 * size` words
 # further.
-COUNT, SPIN, DESK, DESK_OFF, ROUND, STATUS, SLEEPERS = 0, 1, 2, 3, 8, 16, 17
+COUNT, SPIN, DESK, DESK_OFF, HELP_WINDOW, ROUND, STATUS, SLEEPERS = 0, 1, 2, 3, 4, 8, 16, 17
 SIZE, TIMEOUT, SPIN_LIMIT, STAGE, STAGE_BYTES, CULPRIT = 18, 19, 20, 21, 22, 23
 RANKS = 24
 RUNNING, ABORTED, TIMED_OUT = 0, 1, 2
@@ -374,6 +374,7 @@ class ThreadCommunicator:
             self.block = free.pop() if free else Block(size, SMALL)
             self.block.words[TIMEOUT] = timeout_ns()
             self.block.words[DESK] = self.block.words[DESK_OFF] = 0  # (`join_desk`)
+            self.block.words[HELP_WINDOW] = HELP_NS
 
     def placed(self, local_rank: int) -> contextlib.AbstractContextManager[None]:
         """Runs the block as device `local_rank`: its compiled collectives meet here."""

@@ -160,6 +160,9 @@ def test_a_new_process_loads_the_function_of_another_batch_size(one_function):
         del disk_cache._DISPATCHERS[held]
     sys.modules.pop(disk_cache.module_name(source), None)
     shells._LOADED.clear()
+    # an earlier test's quick-tier shells may still be swapping in their optimized twins, which
+    # loads shells too: let them finish before counting
+    program.wait_optimized()
     before = program.stats(), shells.stats()
     got = _run(f, (_x(5, 4), w))
     after = program.stats(), shells.stats()

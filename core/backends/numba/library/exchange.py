@@ -32,12 +32,12 @@ reading it).
 The barrier: each arrival adds one to the round's count; the last resets it, moves the round
 on and wakes the sleepers; the others spin (the block's `SPIN` ns, which adapts: see
 `communicator.SPIN_NS`; with a core per device, while they find pieces of the other devices'
-parallel loops on the block's desk, which they run meanwhile, and `communicator.HELP_NS`
-after the last: `core/backends/llvm/pool.py`'s `desk`; a waiter that then goes to sleep ends
-the helping of the call's other barriers, `communicator.DESK_OFF`) and then sleep on the
-round's futex in slices of
-at most `_SLICE_NS` (re-checking the block's status: an abort from Python cannot wake a waiter
-that had not slept yet), so a device whose partner lost its core costs no CPU while it waits.
+parallel loops on the block's desk, which they run meanwhile, and the block's `HELP_WINDOW`
+(`communicator.HELP_NS`) after the last: `core/backends/llvm/pool.py`'s `desk`; a waiter
+that then goes to sleep ends the helping of the call's other barriers,
+`communicator.DESK_OFF`) and then sleep on the round's futex in slices of at most
+`_SLICE_NS` (re-checking the block's status: an abort from Python cannot wake a waiter that
+had not slept yet), so a device whose partner lost its core costs no CPU while it waits.
 A device that waits longer than the block's timeout marks it timed out (and names itself),
 and every later or waiting device returns at once: the exchange then leaves `out` zero and
 the device's program runs to its end, where `ThreadCommunicator.check` raises.
@@ -315,6 +315,7 @@ def _meet(ctrl, size):
     spin = _peek(ctrl, comm.SPIN)
     timeout = _peek(ctrl, comm.TIMEOUT)
     desk = _peek(ctrl, comm.DESK)  # 0: the devices do not help each other (see `_help`)
+    window = _peek(ctrl, comm.HELP_WINDOW)
     if _flag(ctrl, comm.DESK_OFF) != 0:  # a device slept at a barrier (`comm.HELP_NS`)
         desk = 0
     helped = start  # when this device last ran a piece of another's loop
@@ -332,7 +333,7 @@ def _meet(ctrl, size):
             continue
         now = _now()
         waited = now - start
-        if waited < spin or desk != 0 and now - helped < comm.HELP_NS:
+        if waited < spin or desk != 0 and now - helped < window:
             continue
         if desk != 0:  # no piece for a whole window: the others lack their cores
             _set_flag(ctrl, comm.DESK_OFF, 0, 1)
