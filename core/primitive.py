@@ -92,6 +92,7 @@ class Primitive:
         collective: bool = False,
         effectful: bool = False,
         dtype_kinds: str | None = None,
+        elementwise: bool = False,
     ):
         """Declares a primitive; its facts are fields, read by the interpreters and `jit`.
 
@@ -106,6 +107,10 @@ class Primitive:
           dtype_kinds: the dtype kinds (`np.dtype.kind` letters, "iufcb") its operands may
             have, where it restricts them: its abstract eval rejects the others, and
             `core.lax`'s checked wrappers read them (`core/lax/checked.py`).
+          elementwise: each element of each result is computed from the operands' elements at
+            its index alone (operands of rank 0 or with size-1 axes broadcast), so a slice of
+            the operands gives that slice of the results: the batch split keeps a split
+            operand split (`core/jit/batch_split/propagate.py`).
         """
         if self._registered and name in _REGISTRY:
             raise ValueError(f"primitive {name!r} is defined twice")
@@ -116,6 +121,7 @@ class Primitive:
         self.collective = collective
         self.effectful = effectful
         self.dtype_kinds = dtype_kinds
+        self.elementwise = elementwise
         self.impl: Callable | None = None
         self.abstract_eval: Callable | None = None
         self.jvp: Callable | None = None

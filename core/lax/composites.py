@@ -297,7 +297,7 @@ def _conj_transpose(ct: Any, x: Any, *, input_dtype: Any) -> list[Any]:
     return [ew.real_p.bind(ct)]
 
 
-conj_p = Primitive("conj")
+conj_p = Primitive("conj", elementwise=True)
 conj_p.def_composed(_conj)
 conj_p.def_abstract_eval(_conj_abstract_eval)
 deflinear(conj_p)
@@ -471,7 +471,7 @@ def _reduce_precision_abstract_eval(x: Any, *, exponent_bits: int, mantissa_bits
     return x
 
 
-reduce_precision_p = Primitive("reduce_precision")
+reduce_precision_p = Primitive("reduce_precision", elementwise=True)
 reduce_precision_p.def_composed(_reduce_precision)
 reduce_precision_p.def_abstract_eval(_reduce_precision_abstract_eval)
 deflinear(reduce_precision_p)

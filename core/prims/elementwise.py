@@ -151,7 +151,7 @@ def register_eager_kernel(prim: Primitive, kernel: Callable) -> None:
 
 
 def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None) -> Primitive:
-    prim = Primitive(name, dtype_kinds=kinds)
+    prim = Primitive(name, dtype_kinds=kinds, elementwise=True)
     prim.np_fn = np_fn
     prim.nargs = nargs
 
@@ -296,7 +296,7 @@ add_p.linear = True
 # JAX's `add_any` (`add_jaxvals`): the sum with which the AD interpreters accumulate tangents
 # and cotangents (`ad_util.add_any`), so grads print `add_any` as JAX's do; operands of one
 # shape; it computes as `add` (`jit` compiles it as one: `core/jit/canonical.py`).
-add_any_p = Primitive("add_any")
+add_any_p = Primitive("add_any", elementwise=True)
 add_any_p.def_impl(add_p.impl)
 
 
@@ -605,7 +605,7 @@ def _round_impl(x, rounding_method=0):
     return np.round(x)
 
 
-round_p = Primitive("round")
+round_p = Primitive("round", elementwise=True)
 round_p.def_impl(_round_impl)
 round_p.def_abstract_eval(lambda x, rounding_method=0: x)
 batching.broadcast_batcher(round_p)
@@ -839,7 +839,7 @@ def _square_impl(x):
 square_p = unop("square", _errstate(_square_impl), _NUM)
 defjvp(square_p, lambda g, x: mul(g, mul(_const(x, 2), x)))  # JAX's: 2x, not x + x
 
-integer_pow_p = Primitive("integer_pow")
+integer_pow_p = Primitive("integer_pow", elementwise=True)
 integer_pow_p.def_impl(_integer_pow_impl)
 integer_pow_p.def_abstract_eval(lambda x, *, y: x)
 batching.broadcast_batcher(integer_pow_p)
@@ -928,7 +928,7 @@ del _p
 # ---------------------------------------------------------------------------------------------
 # select_n: out = cases[which] elementwise (which is bool or int32)
 
-select_n_p = Primitive("select_n")
+select_n_p = Primitive("select_n", elementwise=True)
 
 
 def _select_n_impl(which, *cases):
@@ -1032,7 +1032,7 @@ select_n_p.def_batch(_select_n_batch)
 # clamp: `x` limited to [lo, hi] as XLA computes it, min(max(x, lo), hi) (NaN stays NaN, and
 # lo > hi gives hi); rank-0 bounds broadcast
 
-clamp_p = Primitive("clamp", dtype_kinds=_NUM + "b")
+clamp_p = Primitive("clamp", dtype_kinds=_NUM + "b", elementwise=True)
 clamp_p.broadcasting = True  # rank-0 bounds; `core/jit/canonical.py` widens them
 
 
@@ -1128,7 +1128,7 @@ def _complex_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _part(name: str, np_fn) -> Primitive:
-    prim = Primitive(name)
+    prim = Primitive(name, elementwise=True)
 
     def abstract_eval(x):
         if x.dtype.kind != "c":
@@ -1151,7 +1151,7 @@ imag_p = _part("imag", np.imag)
 defjvp(imag_p, lambda g, x: imag_p.bind(g))
 imag_p.def_transpose(lambda ct, x: [complex_p.bind(full_like(ct, 0, get_aval(ct).dtype), neg(ct))])
 
-complex_p = Primitive("complex")
+complex_p = Primitive("complex", elementwise=True)
 
 
 def _complex_impl(x, y):

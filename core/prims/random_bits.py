@@ -36,7 +36,7 @@ from core.trace import get_aval
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _PARITY = np.uint32(0x1BD11BDA)
 
-threefry2x32_p = Primitive("threefry2x32", multiple_results=True)
+threefry2x32_p = Primitive("threefry2x32", multiple_results=True, elementwise=True)
 
 
 def _rotate_left(x: np.ndarray, r: int) -> np.ndarray:

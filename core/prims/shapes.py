@@ -287,7 +287,7 @@ def transpose(operand: Any, permutation: tuple[int, ...]) -> Any:
 # ---------------------------------------------------------------------------------------------
 # convert_element_type
 
-convert_element_type_p = Primitive("convert_element_type")
+convert_element_type_p = Primitive("convert_element_type", elementwise=True)
 
 
 def _convert_impl(x, *, new_dtype, weak_type):
@@ -393,7 +393,7 @@ def convert_element_type(operand: Any, new_dtype: Any, weak_type: bool = False) 
 # ---------------------------------------------------------------------------------------------
 # copy: JAX's `jnp.array(x)` / `x.copy()` of a traced value (an identity under `jit`)
 
-copy_p = Primitive("copy")
+copy_p = Primitive("copy", elementwise=True)
 copy_p.def_impl(lambda x: np.array(x, copy=True))
 copy_p.def_abstract_eval(lambda x: x)
 deflinear(copy_p)

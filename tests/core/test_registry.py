@@ -1,9 +1,13 @@
 """Every primitive has every rule it needs, and the transformation tests cover every primitive."""
 
+import functools
 import inspect
 
+import numpy as np
 import pytest
 
+from core import make_jaxpr
+from core.ir import Literal
 from core.primitive import all_primitives
 from tests.core.prim_cases import CASES, NAMED_CASES
 
@@ -69,3 +73,38 @@ def test_tables_cover_every_primitive():
     covered = {c.prim for c in CASES + NAMED_CASES} | ELSEWHERE
     missing = sorted(set(PRIMS) - covered)
     assert not missing, f"add these primitives to tests/core/prim_cases.py: {missing}"
+
+
+@functools.cache
+def _elementwise_applications() -> dict[str, list]:
+    """The applications of each elementwise primitive in the cases' jaxprs, with their
+    operands' values: `{name: [(eqn, operands, results)]}`."""
+    found: dict[str, list] = {}
+    for case in CASES:
+        closed = make_jaxpr(case.fn)(*case.args)
+        env = dict(zip(closed.jaxpr.constvars, closed.consts))
+        env.update(zip(closed.jaxpr.invars, case.args))
+        for eqn in closed.jaxpr.eqns:
+            ins = [x.as_array() if isinstance(x, Literal) else env[x] for x in eqn.inputs]
+            outs = eqn.prim.bind(*ins, **eqn.params)
+            outs = outs if eqn.prim.multiple_results else [outs]
+            env.update(zip(eqn.outputs, outs))
+            if eqn.prim.elementwise and eqn.outputs[0].aval.ndim:
+                found.setdefault(eqn.prim.name, []).append((eqn, ins, outs))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(n for n, p in PRIMS.items() if p.elementwise))
+def test_elementwise_primitives_commute_with_slicing(name):
+    # `Primitive.elementwise` (the batch split keeps a split operand split): each row of the
+    # results is the primitive applied to the operands' rows (rank-0 and size-1 operands whole)
+    applications = _elementwise_applications().get(name)
+    assert applications, f"add a case of {name!r} with an array result to prim_cases.py"
+    for eqn, ins, outs in applications:
+        rows = outs[0].shape[0]
+        for i in range(rows):
+            part = [x[i : i + 1] if np.ndim(x) and np.shape(x)[0] == rows else x for x in ins]
+            got = eqn.prim.bind(*part, **eqn.params)
+            got = got if eqn.prim.multiple_results else [got]
+            for g, o in zip(got, outs):
+                np.testing.assert_array_equal(np.asarray(g), np.asarray(o)[i : i + 1])

@@ -6,8 +6,9 @@ sum (`P`: each device holds a part, the value is their sum). The inputs that hol
 seeded split; one forward pass over the equations gives each equation the states it wants of
 its inputs and the states of its outputs, by one rule per primitive (`RULES`). An input whose
 state is not the wanted one is converted (R->S a local slice, S->R an all_gather, P->R a psum,
-R->P device 0 keeps the value); a primitive without a rule takes its inputs replicated, which
-is always correct. A partial sum flows only through linear operations.
+R->P device 0 keeps the value); the elementwise primitives (`Primitive.elementwise`) share one
+rule, and any other primitive without a rule takes its inputs replicated, which is always
+correct. A partial sum flows only through linear operations.
 
 Each split variable remembers the seeds it came from; when a split value has to be gathered
 (it met an operation that cannot take it split), its seeds are in conflict: `split_plan`
@@ -374,87 +375,9 @@ def _scatter_add(eqn: ir.Eqn, states: list, n: int) -> Step:
     return _replicated(eqn, states, n)
 
 
-ELEMENTWISE = [
-    "abs",
-    "acos",
-    "acosh",
-    "add",
-    "add_any",
-    "and",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "cbrt",
-    "ceil",
-    "clamp",
-    "conj",
-    "copy",
-    "copy_p",
-    "cos",
-    "cosh",
-    "convert_element_type",
-    "div",
-    "eq",
-    "erf",
-    "erf_inv",
-    "erfc",
-    "exp",
-    "exp2",
-    "expm1",
-    "floor",
-    "ge",
-    "gt",
-    "imag",
-    "integer_pow",
-    "is_finite",
-    "le",
-    "lgamma",
-    "digamma",
-    "log",
-    "log1p",
-    "logistic",
-    "lt",
-    "max",
-    "min",
-    "mul",
-    "ne",
-    "neg",
-    "nextafter",
-    "not",
-    "or",
-    "pow",
-    "real",
-    "reduce_precision",
-    "rem",
-    "round",
-    "rsqrt",
-    "select_n",
-    "sign",
-    "sin",
-    "sinh",
-    "sqrt",
-    "square",
-    "stop_gradient",
-    "sub",
-    "tan",
-    "tanh",
-    "xor",
-    "shift_left",
-    "shift_right_logical",
-    "shift_right_arithmetic",
-    "population_count",
-    "clz",
-    "polygamma",
-    "igamma",
-    "igammac",
-    "bessel_i0e",
-    "bessel_i1e",
-]
-
+# The rules by primitive name; an elementwise primitive (`Primitive.elementwise`) without one
+# takes `_elementwise`, any other `_replicated`.
 RULES: dict[str, Callable[[ir.Eqn, list, int], Step]] = {
-    **dict.fromkeys(ELEMENTWISE, _elementwise),
     "broadcast_in_dim": _broadcast_in_dim,
     "reshape": _reshape,
     "transpose": _transpose,
@@ -539,7 +462,9 @@ def propagate(jaxpr: ir.Jaxpr, n: int, in_states: list, in_origins: list | None 
         elif eqn.prim.name == "cond":
             step = _cond(eqn, states, plan, n)
         else:
-            rule = RULES.get(eqn.prim.name, _replicated)
+            rule = RULES.get(eqn.prim.name) or (
+                _elementwise if eqn.prim.elementwise else _replicated
+            )
             step = rule(eqn, states, n)
             step.want, step.outs = _plain(step.want), _plain(step.outs)
             if not all(_valid(s, v.aval, n) for s, v in zip(step.outs, eqn.outputs)) or not all(
