@@ -238,6 +238,27 @@ def typecheck(jaxpr: Jaxpr) -> None:
 # Evaluation
 
 
+def copy_eqns(jaxpr: Jaxpr, ins: list) -> tuple[list[Eqn], list]:
+    """The equations of `jaxpr` applied to the atoms `ins` (for its constvars then invars),
+    with fresh output variables: a call's body inlined at its call site.
+
+    Args:
+      jaxpr: the program to copy.
+      ins: one atom per constvar then invar of `jaxpr`.
+
+    Returns:
+      The copied equations and the jaxpr's outputs in terms of them.
+    """
+    local = dict(zip([*jaxpr.constvars, *jaxpr.invars], ins, strict=True))
+    out = []
+    for e in jaxpr.eqns:
+        outs = [Var(v.aval) for v in e.outputs]
+        inputs = [local.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
+        out.append(Eqn(e.prim, inputs, e.params, outs, e.source_info))
+        local.update(zip(e.outputs, outs))
+    return out, [local.get(v, v) if isinstance(v, Var) else v for v in jaxpr.outvars]
+
+
 def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     """Runs a jaxpr by binding each equation under the current interpreter."""
     env: dict[Var, Any] = {}

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from core.backends.numba.library.skinny import SKINNY_ROWS
 from core.config import config
 from core.interpreters.partial_eval import dce_jaxpr
-from core.ir import Eqn, Jaxpr, Literal, Var, typecheck
+from core.ir import Eqn, Jaxpr, Literal, Var, copy_eqns, typecheck
 from core.prims import elementwise as ew
 from core.prims import indexing, linalg, reductions, shapes
 from core.prims.control_flow.common import batch_jaxpr
@@ -65,19 +65,6 @@ from core.prims.control_flow.scan import scan_p
 # Bytes of stacked values (new ys or xs) one scan's rewrite may add.
 STACK_BUDGET = 1 << 27
 Simplifier = Callable[[list[Eqn], list], tuple[list[Eqn], list]]
-
-
-def copy_eqns(jaxpr: Jaxpr, ins: list) -> tuple[list[Eqn], list]:
-    """The equations of `jaxpr` applied to the atoms `ins` (for its constvars then invars),
-    with fresh output variables; returns them and the jaxpr's outputs in terms of them."""
-    local = dict(zip([*jaxpr.constvars, *jaxpr.invars], ins, strict=True))
-    out = []
-    for e in jaxpr.eqns:
-        outs = [Var(v.aval) for v in e.outputs]
-        inputs = [local.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
-        out.append(Eqn(e.prim, inputs, e.params, outs, e.source_info))
-        local.update(zip(e.outputs, outs))
-    return out, [local.get(v, v) if isinstance(v, Var) else v for v in jaxpr.outvars]
 
 
 def _uses(eqns: list[Eqn], outvars: list) -> dict[Var, int]:

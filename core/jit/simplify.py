@@ -113,7 +113,7 @@ def inline_calls(
             if prng.is_key(v.aval) and not prng.is_key(x.aval):
                 ins[i] = Var(v.aval)
                 keys[ins[i]] = x
-        copied, results = scan_motion.copy_eqns(inner, ins)
+        copied, results = ir.copy_eqns(inner, ins)
         body, results = inline_calls(copied, results, known, keys)
         if eqn.prim.name == "jit" and eqn.params.get("name") in _FMA_CALLS:
             body, results = contract_fma(body, results, eqn.params["backend"])
@@ -151,7 +151,7 @@ def contract_fma(eqns: list[Eqn], outvars: list, backend: str | None) -> tuple[l
             continue
         ins = [sub(x) for x in (*m.inputs, c)]
         jaxpr, _ = trace_to_jaxpr(lambda *xs: [prng.fma(*xs)], [x.aval for x in ins])
-        body, (result,) = scan_motion.copy_eqns(jaxpr, ins)
+        body, (result,) = ir.copy_eqns(jaxpr, ins)
         out += body
         rename[e.outputs[0]] = result
     outvars = [sub(v) for v in outvars]

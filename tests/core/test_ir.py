@@ -1,12 +1,13 @@
 """The jaxpr printer (`core/ir.py`) prints what `jax.make_jaxpr` prints: parameters sorted by
 name, JAX's parameters where numbax's differ, nested jaxprs going on with the enclosing one's
-variable names. The expected texts were printed by JAX 0.10.2."""
+variable names. The expected texts were printed by JAX 0.10.2. `copy_eqns` copies a body with
+fresh variables."""
 
 import pytest
 
 import core
 import core.numpy as jnp
-from core import lax
+from core import ir, lax
 
 CASES = [
     (
@@ -104,3 +105,14 @@ def test_a_weak_scan_carry_is_converted_in_the_body_and_the_body_breaks_after_ja
         "          f:f32[] = add d 1.0:f32[]",
         "        in (f, d) }",
     ]
+
+
+def test_copy_eqns_gives_a_body_fresh_variables_on_the_given_operands():
+    body = core.make_jaxpr(lambda x, y: (jnp.sin(x) * y, y))(1.0, 2.0).jaxpr
+    a, b = ir.Var(body.invars[0].aval), ir.Var(body.invars[1].aval)
+    eqns, outs = ir.copy_eqns(body, [a, b])
+    assert [e.prim.name for e in eqns] == [e.prim.name for e in body.eqns]
+    assert eqns[0].inputs == [a] and eqns[1].inputs == [eqns[0].outputs[0], b]
+    fresh = {v for e in eqns for v in e.outputs}
+    assert not fresh & {v for e in body.eqns for v in e.outputs}
+    assert outs == [eqns[1].outputs[0], b]

@@ -67,16 +67,9 @@ def inline_calls(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
             ins = [get(x) for x in eqn.inputs]
             eqns.append(ir.Eqn(eqn.prim, ins, params, eqn.outputs, eqn.source_info))
             continue
-        body = inline_calls(inner)  # copied here, not by `scan_motion.copy_eqns`: importing
-        # that module at `import core` (api imports this one) would load numba and scipy
-        names = dict(zip(body.invars, [get(x) for x in eqn.inputs]))
-        for e in body.eqns:
-            outs = [ir.Var(v.aval) for v in e.outputs]
-            ins = [names.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs]
-            names.update(zip(e.outputs, outs))
-            eqns.append(ir.Eqn(e.prim, ins, e.params, outs, e.source_info))
-        for v, o in zip(eqn.outputs, body.outvars):
-            sub[v] = names.get(o, o) if isinstance(o, ir.Var) else o
+        body, results = ir.copy_eqns(inline_calls(inner), [get(x) for x in eqn.inputs])
+        eqns += body
+        sub.update(zip(eqn.outputs, results))
     return ir.Jaxpr([], jaxpr.invars, eqns, [get(x) for x in jaxpr.outvars])
 
 
