@@ -92,7 +92,7 @@ class Worker:
             if want != threads:
                 threads = self._set_loop_threads(want, threads)
             if where != cpu:
-                cpu = _keep_to(where)
+                cpu = keep_to(where)
             if future is None:
                 fn(*args)
             elif future.set_running_or_notify_cancel():
@@ -132,9 +132,16 @@ class Worker:
 _WORKERS: list[Worker] = []
 
 
-def _keep_to(cpu: int | None) -> int | None:
+def keep_to(cpu: int | None) -> int | None:
     """Keeps the calling thread on CPU `cpu`, or (None) lets it run on the CPUs the process's
-    main thread may use; returns the setting in force (None if the system refused it)."""
+    main thread may use.
+
+    Args:
+      cpu: the CPU (as `core.parallel.dispatch.device_cpus` names them), or None.
+
+    Returns:
+      The setting in force: `cpu`, or None if the system refused it.
+    """
     try:
         os.sched_setaffinity(0, {cpu} if cpu is not None else os.sched_getaffinity(os.getpid()))
     except (AttributeError, OSError):  # no affinity on this system, or a CPU taken away

@@ -67,7 +67,15 @@ from core.pending import PendingArray, Task, UnreadArray
 from core.profiler import hooks
 from core.sharding import pmap_sharding
 
-__all__ = ["Shards", "StackedArray", "read_only", "replicated", "run", "unstacked_inputs"]
+__all__ = [
+    "Shards",
+    "StackedArray",
+    "device_cpus",
+    "read_only",
+    "replicated",
+    "run",
+    "unstacked_inputs",
+]
 
 
 def read_only(value: np.ndarray) -> np.ndarray:
@@ -540,7 +548,7 @@ def run(
         call = _Call(size, task, outputs, communicator)
         idle = not jit_dispatch.in_flight()
         jit_dispatch.track(task, "pmap", MAX_IN_FLIGHT)
-        cpus = _device_cpus(devices)
+        cpus = device_cpus(devices)
         with _SUBMIT_LOCK:
             for i, d in enumerate(devices):
                 d.worker.enqueue(
@@ -550,7 +558,7 @@ def run(
             call.gate.acquire(timeout=START_WAIT_S)
         return arrays
     here = current_device()
-    cpus = _device_cpus(devices)
+    cpus = device_cpus(devices)
     with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
         futures = [
             None if d is here else d.worker.submit(shard, i, exes[i], args[i], cpu=cpus[i])
@@ -567,7 +575,7 @@ def run(
     return outputs.arrays(devices, layout)
 
 
-def _device_cpus(devices: list) -> list[int | None]:
+def device_cpus(devices: list) -> list[int | None]:
     """The CPU each of `devices` keeps to while it runs its slice (`Worker.enqueue`): in one
     process whose local devices have a CPU each, device `d` the `d.id`-th CPU the caller may
     use; else None (anywhere).
@@ -578,6 +586,12 @@ def _device_cpus(devices: list) -> list[int | None]:
     turns on one core until the load balancer parts them: on 2 cores shared with other jobs,
     the ResNet-10's pmap step took 113-137 ms right after a step of one thread on the caller's
     core, against 60-65 ms later on (two devices that kept their cores: 60-89 ms right after).
+
+    Args:
+      devices: the devices of one call, in its order.
+
+    Returns:
+      One CPU number (or None) per device, for `core.device_worker.keep_to`.
     """
     n = len(devices)
     if n < 2 or process_count() > 1:

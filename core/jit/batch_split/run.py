@@ -121,7 +121,7 @@ class Split:
         if threads is not None:
             numba.set_num_threads(1)
             cpus = _affinity()
-            device_worker._keep_to(dispatch._device_cpus(self.devices)[0])
+            device_worker.keep_to(dispatch.device_cpus(self.devices)[0])
         try:
             outs = dispatch.run(
                 self.exe, self.consts, args, self.in_axes, self.out_avals,

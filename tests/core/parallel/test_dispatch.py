@@ -229,4 +229,4 @@ def test_each_device_keeps_to_a_cpu_of_its_own_when_there_are_enough(
     monkeypatch.setattr(dispatch, "local_device_count", lambda: local)
     monkeypatch.setattr(dispatch, "process_count", lambda: processes)
     devices = [types.SimpleNamespace(id=i) for i in ids]
-    assert dispatch._device_cpus(devices) == expected
+    assert dispatch.device_cpus(devices) == expected
