@@ -69,6 +69,17 @@ class _MessageKeyError(KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+def _collection_empty(name: str, col: str, path: str) -> str:
+    """Flax's first line of ``ScopeCollectionNotFound`` (module `path` read variable `name` of
+    the collection `col`, which is missing)."""
+    return _flax_first(
+        f'Tried to access "{name}" from collection "{col}" in "{path}" but the collection is '
+        "empty.",
+        "ScopeCollectionNotFound",
+        "",
+    )
+
+
 def _names(xs: Any) -> str:
     return "[" + ", ".join(repr(x) for x in sorted(xs)) + "]"
 
@@ -190,12 +201,7 @@ class ParamsWithoutWrapperError(ScopeCollectionNotFound, ValueError):
 
     def __init__(self, keys: Any, path: str, name: str = "", col: str = "params"):
         super().__init__(
-            _flax_first(
-                f'Tried to access "{name}" from collection "{col}" in "{path}" but the '
-                "collection is empty.",
-                "ScopeCollectionNotFound",
-                "",
-            )
+            _collection_empty(name, col, path)
             + f"Module at {path} looked for collection 'params', but the variables passed to "
             f"apply have top-level keys {_names(keys)}, which look like the parameter tree "
             "itself. Wrap it: model.apply({'params': params}, ...)."
@@ -238,12 +244,7 @@ class CollectionNotFoundError(_MessageKeyError, ScopeCollectionNotFound):
 
     def __init__(self, col: str, name: str, path: str, available: Any):
         super().__init__(
-            _flax_first(
-                f'Tried to access "{name}" from collection "{col}" in "{path}" but the '
-                "collection is empty.",
-                "ScopeCollectionNotFound",
-                "",
-            )
+            _collection_empty(name, col, path)
             + f"Module at {path} needs variable {name!r} of collection {col!r}, but apply got "
             f"only the collections {_names(available)}. Pass every collection that init "
             f"returned, e.g. model.apply({{'params': params, {col!r}: ...}}, ...); to create "

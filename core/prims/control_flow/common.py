@@ -291,6 +291,27 @@ def drop_outputs(jaxpr: ir.Jaxpr, keep: int) -> ir.Jaxpr:
     return dce_jaxpr(ir.Jaxpr([], jaxpr.invars, jaxpr.eqns, jaxpr.outvars[:keep]))
 
 
+def carry_fixpoint(
+    carry: list[bool], out_flags: Callable[[list[bool]], Sequence[bool]]
+) -> list[bool]:
+    """A loop's carry flags (nonzero tangent, unknown, batched) at their fixpoint: `carry`
+    or-ed with the flags the body gives its carry outputs, until they no longer grow.
+
+    Args:
+      carry: the flags of the carry's initial values.
+      out_flags: the flags of the body's outputs (carry outputs first) for carry flags.
+
+    Returns:
+      The flags, each set where any iteration may set it.
+    """
+    for _ in range(len(carry) + 1):
+        new = [a or b for a, b in zip(carry, out_flags(carry))]
+        if new == carry:
+            break
+        carry = new
+    return carry
+
+
 def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
     """Cuts `xs` into consecutive pieces of the given sizes (the rest is the last piece)."""
     out, start = [], 0

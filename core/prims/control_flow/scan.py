@@ -46,6 +46,7 @@ from core.prims.control_flow.carry_check import check_carry_type
 from core.prims.control_flow.common import (
     axis_name_of,
     batch_jaxpr,
+    carry_fixpoint,
     jvp_jaxpr,
     memo,
     pe_jaxpr,
@@ -135,14 +136,10 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     nz = [type(t) is not Zero for t in tangents]
     nz_consts, nz_carry, nz_xs = split_list(nz, [num_consts, num_carry])
     ny = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        _, _, out_nz = jvp_jaxpr(
-            jaxpr, tuple(nz_consts + nz_carry + nz_xs), tuple(nz_carry) + (False,) * ny
-        )
-        new = [a or b for a, b in zip(nz_carry, out_nz[:num_carry])]
-        if new == nz_carry:
-            break
-        nz_carry = new
+    nz_carry = carry_fixpoint(
+        nz_carry,
+        lambda c: jvp_jaxpr(jaxpr, tuple(nz_consts + c + nz_xs), tuple(c) + (False,) * ny)[2],
+    )
     nz_in = tuple(nz_consts + nz_carry + nz_xs)
     jj, jconsts, out_nz = jvp_jaxpr(jaxpr, nz_in, tuple(nz_carry) + (False,) * ny)
     # jj's inputs: jconsts, consts, carry, xs, then tangents of the nonzero ones, in order.
@@ -191,14 +188,10 @@ def _scan_partial_eval(trace, args, params):
     unknowns = [trace.is_own(a) for a in args]
     uk_consts, uk_carry, uk_xs = split_list(unknowns, [nc, ncar])
     ny = len(jaxpr.outvars) - ncar
-    for _ in range(ncar + 1):
-        _, _, out_uk, _ = pe_jaxpr(
-            jaxpr, tuple(uk_consts + uk_carry + uk_xs), tuple(uk_carry) + (False,) * ny
-        )
-        new = [a or b for a, b in zip(uk_carry, out_uk[:ncar])]
-        if new == uk_carry:
-            break
-        uk_carry = new
+    uk_carry = carry_fixpoint(
+        uk_carry,
+        lambda c: pe_jaxpr(jaxpr, tuple(uk_consts + c + uk_xs), tuple(c) + (False,) * ny)[2],
+    )
     uk_in = tuple(uk_consts + uk_carry + uk_xs)
     plan = memo(jaxpr, ("scan_pe", uk_in, nc, ncar), lambda: _plan_scan_pe(jaxpr, uk_in, nc, ncar))
     jk, ju, out_uk, hoist, n_body_consts, int_src, ext_src = plan
@@ -402,14 +395,12 @@ def _scan_batch(
     b = [d is not None for d in dims]
     b_consts, b_carry, b_xs = split_list(b, [num_consts, num_carry])
     ny = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        _, _, out_b = batch_jaxpr(
-            jaxpr, size, tuple(b_consts + b_carry + b_xs), tuple(b_carry) + (False,) * ny, name
-        )
-        new = [x or y for x, y in zip(b_carry, out_b[:num_carry])]
-        if new == b_carry:
-            break
-        b_carry = new
+    b_carry = carry_fixpoint(
+        b_carry,
+        lambda c: batch_jaxpr(
+            jaxpr, size, tuple(b_consts + c + b_xs), tuple(c) + (False,) * ny, name
+        )[2],
+    )
     bj, bconsts, out_b = batch_jaxpr(
         jaxpr, size, tuple(b_consts + b_carry + b_xs), tuple(b_carry) + (False,) * ny, name
     )

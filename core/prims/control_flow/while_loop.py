@@ -33,6 +33,7 @@ from core.prims.control_flow.common import (
     append_unused_inputs,
     axis_name_of,
     batch_jaxpr,
+    carry_fixpoint,
     drop_outputs,
     jvp_jaxpr,
     memo,
@@ -76,12 +77,9 @@ def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncon
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     nz = [type(t) is not Zero for t in tangents]
     _, nz_bc, nz_carry = split_list(nz, [cond_nconsts, body_nconsts])
-    for _ in range(len(nz_carry) + 1):
-        _, _, out_nz = jvp_jaxpr(body_jaxpr, tuple(nz_bc + nz_carry), tuple(nz_carry))
-        new = [a or b for a, b in zip(nz_carry, out_nz)]
-        if new == nz_carry:
-            break
-        nz_carry = new
+    nz_carry = carry_fixpoint(
+        nz_carry, lambda c: jvp_jaxpr(body_jaxpr, tuple(nz_bc + c), tuple(c))[2]
+    )
     nz_in = tuple(nz_bc + nz_carry)
     bj, bconsts, _ = jvp_jaxpr(body_jaxpr, nz_in, tuple(nz_carry))
     nj, nb, ncar = len(bconsts), body_nconsts, len(nz_carry)
@@ -125,12 +123,9 @@ def _while_partial_eval(trace, args, params):
     ncc, nbc = params["cond_nconsts"], params["body_nconsts"]
     unknowns = [trace.is_own(a) for a in args]
     uk_cc, uk_bc, uk_carry = split_list(unknowns, [ncc, nbc])
-    for _ in range(len(uk_carry) + 1):
-        _, _, out_uk, _ = pe_jaxpr(body_jaxpr, tuple(uk_bc + uk_carry), tuple(uk_carry))
-        new = [a or b for a, b in zip(uk_carry, out_uk)]
-        if new == uk_carry:
-            break
-        uk_carry = new
+    uk_carry = carry_fixpoint(
+        uk_carry, lambda c: pe_jaxpr(body_jaxpr, tuple(uk_bc + c), tuple(c))[2]
+    )
     cond_uk = pe_jaxpr(cond_jaxpr, tuple(uk_cc + uk_carry), (False,))[2][0]
     if cond_uk or all(uk_carry):
         return trace.stage(while_p, args, params)
@@ -174,12 +169,9 @@ def _while_batch(
     name = axis_name_of(axis_trace)
     b = [d is not None for d in dims]
     b_cc, b_bc, b_carry = split_list(b, [cond_nconsts, body_nconsts])
-    for _ in range(len(b_carry) + 1):
-        _, _, out_b = batch_jaxpr(body_jaxpr, size, tuple(b_bc + b_carry), tuple(b_carry), name)
-        new = [x or y for x, y in zip(b_carry, out_b)]
-        if new == b_carry:
-            break
-        b_carry = new
+    b_carry = carry_fixpoint(
+        b_carry, lambda c: batch_jaxpr(body_jaxpr, size, tuple(b_bc + c), tuple(c), name)[2]
+    )
     pred_b = batch_jaxpr(cond_jaxpr, size, tuple(b_cc + b_carry), False, name)[2][0]
     if pred_b:
         b_carry = [True] * len(b_carry)
