@@ -256,6 +256,38 @@ def call_exchange(unread: bool, chained: bool, kernel: Callable[..., Any], *args
     return out
 
 
+def hand_over(index: int, chained: bool, kernel: Callable[..., Any], *args: Any) -> Any:
+    """`kernel(*args)`, exchange kernel `index` whose result no device reads: an optimizer
+    update reads the devices' operands instead (`take_handed`, `shared_work.py`'s folds). This
+    device records its operand (the kernel's last argument) in the call's table, which keeps
+    it until the reader takes it (`take_handed`) or the call ends
+    (`ThreadCommunicator.release`), and meets the others as
+    `call_exchange(True, chained, ...)`: past its first barrier every device's operand is
+    there.
+
+    Returns:
+      What the kernel returns (a result nobody reads).
+    """
+    row = getattr(_current, "row", None)
+    if row is not None:
+        _current.handed.setdefault(index, {})[int(row[1])] = args[-1]
+    return call_exchange(True, chained, kernel, *args)
+
+
+def take_handed(index: int, size: int) -> list[Any] | None:
+    """The operands the `size` devices of this thread's call handed over at exchange kernel
+    `index` (`hand_over`), by rank, which the call then no longer keeps (one device reads
+    them: their memory is free for the kernels after); None if one did not (its program
+    failed before, or this thread runs no pmap device: the exchange's own result is then what
+    to read)."""
+    table = getattr(_current, "handed", None)
+    got = None if table is None else table.get(index)
+    if got is None or len(got) != size:
+        return None
+    del table[index]
+    return [got[r] for r in range(size)]
+
+
 def timeout_ns() -> int:
     """`config.pmap_collective_timeout` in nanoseconds (inf: about 30 years)."""
     return int(min(config.pmap_collective_timeout, 1e9) * 1e9)
@@ -329,18 +361,20 @@ class Block:
         return int(self.words[CULPRIT])
 
     @contextlib.contextmanager
-    def placed(self, rank: int) -> Iterator[None]:
-        """Runs the block as device `rank` of this block: its compiled exchanges meet here."""
+    def placed(self, rank: int, handed: dict | None = None) -> Iterator[None]:
+        """Runs the block as device `rank` of this block: its compiled exchanges meet here, and
+        `hand_over` records its operands in `handed` (the call's, `ThreadCommunicator`)."""
         key = place_key()
         before = _specific.pthread_getspecific(key)
         _specific.pthread_setspecific(key, self._addresses[rank])
         row, _current.row = getattr(_current, "row", None), self.places[rank]
         kept, _current.kept = getattr(_current, "kept", None), []
+        table, _current.handed = getattr(_current, "handed", None), {} if handed is None else handed
         try:
             yield
         finally:
             _specific.pthread_setspecific(key, before)
-            _current.row, _current.kept = row, kept
+            _current.row, _current.kept, _current.handed = row, kept, table
 
 
 class ThreadCommunicator:
@@ -366,6 +400,8 @@ class ThreadCommunicator:
         self._barrier = _Barrier(size)
         self._helped = False  # whether this call's devices joined the desk (`join_desk`)
         self._busy = [(0, 0)] * size  # each device's CPU and wall time in its slice (`busy`)
+        # {exchange kernel: {rank: its operand}} (`hand_over`): kept until the call has ended.
+        self._handed: dict[int, dict[int, Any]] = {}
         # Compiled collectives meet in a `Block` (one process only: over MPI they are host
         # calls into `combine`). A block whose call ended cleanly serves the next call.
         self.block = None
@@ -378,7 +414,9 @@ class ThreadCommunicator:
 
     def placed(self, local_rank: int) -> contextlib.AbstractContextManager[None]:
         """Runs the block as device `local_rank`: its compiled collectives meet here."""
-        return contextlib.nullcontext() if self.block is None else self.block.placed(local_rank)
+        if self.block is None:
+            return contextlib.nullcontext()
+        return self.block.placed(local_rank, self._handed)
 
     def check(self, local_rank: int) -> None:
         """Raises if the compiled collectives of this call did not all meet (call it on each
@@ -403,6 +441,7 @@ class ThreadCommunicator:
         """Called once every device has returned: the block serves a later call if this one
         ended cleanly (the caller has left the desk: `leave_desk`)."""
         block, self.block = self.block, None
+        self._handed.clear()  # every device has returned: nobody reads the operands any more
         if block is not None and block.status() == RUNNING:
             _FREE_BLOCKS.setdefault(block.size, []).append(block)
         cpu, wall = map(sum, zip(*self._busy))

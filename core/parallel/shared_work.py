@@ -19,7 +19,11 @@ device's (`dispatch._Outputs.store`; the others skip it): every device returns t
 for it, and no device waits for another at the end. A device runs the psums whose results
 only other devices' shared kernels read (the gradients of the weights another device updates)
 without their results: it folds its share of the sum into the reading device's result alone
-(`_unread`). `pmap`'s output then holds one buffer
+(`_unread`). A gradient's psum kept alone (larger than `communicator.SMALL`) whose one reader
+is such a kernel is not computed at all: every device hands its operand over at the psum's
+barrier, and the device running the update runs a kernel compiled from it that sums the
+devices' gradients in rank order as it reads them (`_folds`, `FOLD`): the psum's result is
+neither written nor read again. `pmap`'s output then holds one buffer
 for all devices (`dispatch.Shards` whose values are one object), so the next step finds its
 state replicated again; `core.device_put_replicated` (Flax's `replicate`) places replicated
 state the same way, so a training loop shares its updates from the first step on.
@@ -28,7 +32,8 @@ Nothing is shared when the program is one function (small programs, `program.spl
 shareable kernel moves at least `MIN_BYTES`, over several processes (an MPI job's devices meet
 through `core.distributed`, one device per process) or under the `workqueue` threading layer
 (whose kernels run under a lock, `core.jit.fork_safety`). The results are those of the
-unshared program bit for bit: the same kernels run on the same inputs, once.
+unshared program bit for bit: the same kernels run on the same inputs, once (a folded psum's
+additions too, in the same order).
 """
 
 from __future__ import annotations
@@ -40,10 +45,11 @@ from typing import Any
 
 import numpy as np
 
-from core.ir import Jaxpr, Var
+from core.ir import Eqn, Jaxpr, Var
 from core.parallel import communicator
+from core.prims.elementwise import add_p
 
-__all__ = ["MIN_BYTES", "Plan", "plan"]
+__all__ = ["FOLD", "MIN_BYTES", "Plan", "plan"]
 
 # Collectives whose result is the same on every device of the axis.
 _REPLICATING = frozenset({"psum", "pmax", "pmin", "all_gather"})
@@ -51,6 +57,10 @@ _REPLICATING = frozenset({"psum", "pmax", "pmin", "all_gather"})
 # Below this many bytes read and written by the shareable kernels, the barrier of the exchange
 # (about 0.1 ms of CPU per device) costs more than half of their memory traffic.
 MIN_BYTES = 1 << 22
+
+# Whether a gradient's psum is summed inside the optimizer update that reads it (`_folds`).
+FOLD = True
+_FOLDED_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 
 
 class _Missing:
@@ -96,7 +106,9 @@ class Plan:
     program, `owner[j]` the device that computes output `j` for all (-1: each its own),
     `owned[rank]` the outputs device `rank` computes for all, `unread[rank]` the exchange
     kernels whose results nothing of its variant reads (`_unread`), `chained` the exchange
-    kernels of chains, True where the next kernel completes the exchange (`_chained`)."""
+    kernels of chains, True where the next kernel completes the exchange (`_chained`),
+    `folded` {psum kernel: the shared kernel that reads the devices' operands instead of its
+    result} (`_folds`)."""
 
     def __init__(self, exe: Callable, owner: dict[int, int], size: int):
         program = exe.program
@@ -109,21 +121,27 @@ class Plan:
         self.owned = [[j for j, r in enumerate(rank_of) if r == rank] for rank in range(size)]
         self.unread = [_unread(program, owner, rank) for rank in range(size)]
         self.chained = _chained(program)
-        self.programs = [
-            exe.variant(
-                {k for k, r in owner.items() if r != rank},
-                MISSING,
-                {
-                    k: functools.partial(
-                        communicator.call_exchange,
-                        k in self.unread[rank],
-                        self.chained.get(k, False),
-                    )
-                    for k in self.unread[rank] | self.chained.keys()
-                },
-            )
-            for rank in range(size)
-        ]
+        self.folded = _folds(program, owner) if FOLD else {}
+        folding = {
+            u: _Fold(p, size, program.kernels[u], program.kernels[p].outvars[0], exe.extra[u])
+            for p, u in self.folded.items()
+        }
+        self.programs = []
+        for rank in range(size):
+            around: dict[int, Callable] = {
+                k: functools.partial(
+                    communicator.call_exchange,
+                    k in self.unread[rank],
+                    self.chained.get(k, False),
+                )
+                for k in self.unread[rank] | self.chained.keys()
+            }
+            for p, u in self.folded.items():
+                around[p] = functools.partial(communicator.hand_over, p, self.chained.get(p, False))
+                if owner[u] == rank:
+                    around[u] = folding[u]
+            skip = {k for k, r in owner.items() if r != rank}
+            self.programs.append(exe.variant(skip, MISSING, around))
 
 
 def _unread(program: Any, owner: dict[int, int], rank: int) -> set[int]:
@@ -145,6 +163,86 @@ def _unread(program: Any, owner: dict[int, int], rank: int) -> set[int]:
         and not any(v in kept for v in kj.outvars)
         and all(owner.get(r, rank) != rank for v in kj.outvars for r in readers.get(v, ()))
     }
+
+
+def _folds(program: Any, owner: dict[int, int]) -> dict[int, int]:
+    """{psum kernel: the shared kernel reading its result} for the psums worth folding into
+    their reader: a kernel that is one psum of a float array larger than `communicator.SMALL`
+    (a gradient's, alone), whose result only that one kernel reads, run by one device for all
+    (an optimizer update) and returning its outputs one array each. That device then sums the
+    devices' operands inside the update (`_Fold`) instead of reading the psum's result, and no
+    device computes the psum (`communicator.hand_over`): the psum's result is neither written
+    nor read, two of the four passes over the gradients the exchange and the update made."""
+    from core.jit import codegen  # noqa: PLC0415 (numba: not at `import core`)
+
+    kernels = program.kernels
+    readers: dict[Var, list[int]] = {}
+    for k, kj in enumerate(kernels):
+        for v in kj.invars:
+            readers.setdefault(v, []).append(k)
+    kept = {v for v in program.outputs if isinstance(v, Var)}
+    folds = {}
+    for k, kj in enumerate(kernels):
+        if len(kj.eqns) != 1 or kj.eqns[0].prim.name != "psum" or len(kj.outvars) != 1:
+            continue
+        (g,), (x,) = kj.outvars, kj.eqns[0].inputs
+        aval = g.aval
+        if (
+            not isinstance(x, Var)
+            or kj.invars != [x]
+            or kj.eqns[0].outputs != [g]
+            or g in kept
+            or np.dtype(aval.dtype) not in _FOLDED_DTYPES
+            or aval.size * np.dtype(aval.dtype).itemsize <= communicator.SMALL
+            or len(readers.get(g, ())) != 1
+        ):
+            continue
+        (u,) = readers[g]
+        update = kernels[u]
+        n = len(update.outvars)
+        if (
+            u in owner
+            and not update.constvars
+            and update.invars.count(g) == 1
+            and codegen.unpack_exprs(update, False) == (n, [f"r{i}" for i in range(n)])
+        ):
+            folds[k] = u
+    return folds
+
+
+class _Fold:
+    """Shared kernel `update` called with the devices' operands of psum kernel `psum` (by rank,
+    `communicator.take_handed`) in place of the psum's result `g`: a kernel compiled from `update`
+    whose first equations sum them in rank order (`x0 + x1 + ...`, the exchange's order: the
+    same bits) and hand the sum to `update`'s equations. `extra`: the arrays the driver passes
+    `update` before its inputs (`program.compile_program`). Called as a variant's wrapper of
+    `update`, `fold(kernel, *args)`; without the operands (a device failed) it calls `kernel`."""
+
+    def __init__(self, psum: int, size: int, update: Jaxpr, g: Var, extra: list):
+        from core.jit import partition, program  # noqa: PLC0415 (numba: not at `import core`)
+
+        self.psum, self.size, self.shape = psum, size, g.aval.shape
+        self.skip = len(extra)  # the driver's arguments of `update` before its inputs
+        self.at = self.skip + update.invars.index(g)  # where it passes `g`
+        xs = [Var(g.aval) for _ in range(size)]
+        eqns, total = [], xs[0]
+        for r in range(1, size):
+            out = g if r == size - 1 else Var(g.aval)
+            eqns.append(Eqn(add_p, [total, xs[r]], {}, [out]))
+            total = out
+        at = update.invars.index(g)
+        invars = [*update.invars[:at], *xs, *update.invars[at + 1 :]]
+        jaxpr = Jaxpr([], invars, eqns + update.eqns, update.outvars)
+        self.kernel = program.compile_program(
+            partition.Program(invars, [jaxpr], list(update.outvars)), "psum_into_update"
+        )
+
+    def __call__(self, kernel: Callable, *args: Any) -> Any:
+        xs = communicator.take_handed(self.psum, self.size)
+        if xs is None:
+            return kernel(*args)
+        xs = [x.reshape(self.shape) for x in xs]
+        return tuple(self.kernel(*args[self.skip : self.at], *xs, *args[self.at + 1 :]))
 
 
 def _exchanges_only(kernel: Jaxpr) -> bool:

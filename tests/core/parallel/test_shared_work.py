@@ -8,7 +8,7 @@ import pytest
 
 import core
 from core import lax, placement, tree_util
-from core.parallel import shared_work
+from core.parallel import communicator, shared_work
 from train import jax_utils
 
 
@@ -39,14 +39,14 @@ def split_small(monkeypatch):
         yield
 
 
-def _run(steps: int, share: bool, monkeypatch, shape: tuple = (3, 5)) -> tuple:
+def _run(steps: int, share: bool, monkeypatch, shape: tuple = (3, 5), n: int = 2) -> tuple:
     if not share:
         monkeypatch.setattr(shared_work, "plan", lambda *args: None)
-    devices = core.local_devices()[:2]
+    devices = core.local_devices()[:n]
     rng = np.random.default_rng(0)
     w, b = rng.normal(size=shape).astype(np.float32), rng.normal(size=shape[1]).astype(np.float32)
     params, momentum = jax_utils.replicate(((w, b), (np.zeros_like(w), np.zeros_like(b))), devices)
-    x = rng.normal(size=(2, 4, shape[0])).astype(np.float32)
+    x = rng.normal(size=(n, 4, shape[0])).astype(np.float32)
     step = core.pmap(_step, axis_name="i", devices=devices)
     for _ in range(steps):
         params, momentum, local = step(params, momentum, x)
@@ -77,11 +77,14 @@ def test_shared_kernels_give_the_unshared_results_bit_for_bit(split_small, monke
     assert not np.array_equal(np.asarray(local)[0], np.asarray(local)[1])
 
 
-def test_psums_whose_results_a_device_does_not_read(split_small, monkeypatch):
+@pytest.mark.parametrize("fold", [False, True])
+def test_psums_whose_results_a_device_does_not_read(split_small, monkeypatch, fold):
     """A gradient's psum whose update another device computes: the device neither computes
     nor receives its result (large arrays, read in place, and small staged ones); the psum
-    read in place is chained to the next one, whose barrier completes it; the others' results
-    are those of the unshared program bit for bit."""
+    read in place is chained to the next one, whose barrier completes it, or (`fold`) summed
+    inside the update instead; the others' results are those of the unshared program bit for
+    bit."""
+    monkeypatch.setattr(shared_work, "FOLD", fold)
     calls = []
     make = shared_work._make
     monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
@@ -90,9 +93,30 @@ def test_psums_whose_results_a_device_does_not_read(split_small, monkeypatch):
     unread = calls[-1].unread
     assert all(unread) and not set.intersection(*unread)
     assert sorted(calls[-1].chained.values()) == [False, True]
+    assert len(calls[-1].folded) == fold  # the staged psum stays an exchange
     expected = _run(3, False, monkeypatch, shape)
     for a, b in zip(tree_util.tree_leaves(got), tree_util.tree_leaves(expected)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_psum_summed_inside_the_update_that_reads_it(split_small, monkeypatch, n):
+    """The weight's gradient psum (80 KB) is summed in the update's kernel from the devices'
+    gradients, `x0 + x1 + x2` in rank order as the exchange folds them: the same bits as the
+    unshared program (of three devices' float32 sums, about one element in three differs in
+    another order); the device that updates the weight keeps nobody's gradient after it."""
+    calls, taken = [], []
+    make, take = shared_work._make, communicator.take_handed
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+    monkeypatch.setattr(communicator, "take_handed", lambda *a: taken.append(take(*a)) or taken[-1])
+    got = _run(3, True, monkeypatch, (128, 160), n)
+    ((psum, update),) = calls[-1].folded.items()
+    assert calls[-1].programs[0] is not calls[-1].programs[1]
+    expected = _run(3, False, monkeypatch, (128, 160), n)
+    for a, b in zip(tree_util.tree_leaves(got), tree_util.tree_leaves(expected)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    assert len(taken) == 3 and all(len(xs) == n for xs in taken)  # (the calls have ended)
+    assert all(xs[0].shape == (128, 160) for xs in taken)
 
 
 def test_mapped_state_is_not_shared(split_small):
