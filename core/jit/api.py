@@ -55,7 +55,7 @@ from core.interpreters.partial_eval import (
     trace_to_jaxpr,
 )
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
-from core.jit import batch_split, call_path, dispatch, gc_pause, narrow
+from core.jit import batch_split, call_path, dispatch, gc_pause, narrow, packing
 from core.jit.errors import (
     JitArgumentError,
     JitOutputTypeError,
@@ -783,10 +783,8 @@ class Jitted:
             kernel = entry.split if split else entry.exe
             head, exprs = "", [f"r[{k}]" for k in range(len(entry.jaxpr.outvars))]
         else:
-            from core.jit.codegen import unpack_results  # noqa: PLC0415
-
             n, exprs = entry.exe.layout
-            head = unpack_results(n)
+            head = packing.unpack_results(n)
         if entry.const_vals:
             kernel = functools.partial(kernel, *entry.const_vals)
         build = call_path.output_builder(entry.jaxpr.out_avals, entry.out_tree, head, exprs)

@@ -46,6 +46,7 @@ from core.config import config
 from core.devices import process_count
 from core.ir import Jaxpr, Literal, Var
 from core.jit import cache_files, codegen, disk_cache, fusion, host_loops, partition, workers
+from core.jit.packing import unpack_exprs, unpacker
 from core.parallel import communicator
 
 logger = logging.getLogger("core.jit")
@@ -168,7 +169,7 @@ def _build(
 ) -> tuple[str, tuple, list]:
     """The source of the shape-generic kernel `kj`, its argument types and the arrays it takes
     before its inputs (sizes and constants); `whole` if it is the whole program (its small
-    array outputs are packed too, `codegen.output_layout`). `generated(source, types)` is
+    array outputs are packed too, `core.jit.packing.output_layout`). `generated(source, types)` is
     called with the generated source before its loop nests are rewritten (`codegen.lean`)."""
     src, extra = codegen.generate_generic(kj, parallel, pack_arrays=whole)
     types = tuple(codegen.in_types(kj, extra))
@@ -203,7 +204,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     if whole:  # the one function, its sizes and constants bound
         extra = built[0][2]
         driver = functools.partial(infos[0].dispatcher, *extra) if extra else infos[0].dispatcher
-        layout, source = codegen.unpack_exprs(program.kernels[0]), keys[0][0]
+        layout, source = unpack_exprs(program.kernels[0]), keys[0][0]
     else:
         dispatchers = [info.dispatcher for info in infos]
         driver = _driver(program, dispatchers, [extra for _, _, extra in built], hosts)
@@ -212,7 +213,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     if twins:  # built once the first call has run (`_after_first_run`)
         start = functools.partial(_upgrade, twins, keys, None if whole else driver.__globals__)
         driver = _after_first_run(driver, start, None if whole else f"k{len(keys) - 1}")
-    unpack = codegen.unpacker(*layout)
+    unpack = unpacker(*layout)
 
     dtypes = [v.aval.dtype for v in program.inputs]
 
@@ -346,7 +347,7 @@ def _variant(
     base = driver.__globals__
     namespace = dict(base)
     for k in skip:
-        results = (missing,) * codegen.unpack_exprs(program.kernels[k], False)[0]
+        results = (missing,) * unpack_exprs(program.kernels[k], False)[0]
         namespace[f"k{k}"] = lambda *args, results=results: results or None
     around = {k: wrap for k, wrap in (around or {}).items() if k not in skip}
     for k, wrap in around.items():
@@ -810,7 +811,7 @@ def _driver(
         if k in hosts:
             n, exprs = len(kj.outvars), [f"r{i}" for i in range(len(kj.outvars))]
         else:
-            n, exprs = codegen.unpack_exprs(kj, whole)
+            n, exprs = unpack_exprs(kj, whole)
         results = "".join(f"r{k}_{i}, " for i in range(n))
         args = []
         for j, array in enumerate(arrays):

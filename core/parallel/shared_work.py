@@ -66,7 +66,7 @@ _FOLDED_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 class _Missing:
     """Stands for a result another device computes (what a skipped kernel returns), and for
     any part of it: the driver takes a kernel's packed 0-d outputs as items of one result
-    (`codegen.output_layout`), an Adam update's step count among them."""
+    (`packing.output_layout`), an Adam update's step count among them."""
 
     __slots__ = ()
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from core.ir import Eqn, Jaxpr
-from core.jit import codegen, partition, program
+from core.jit import codegen, packing, partition, program
 from core.jit.errors import LoweringError, UnsupportedDTypeError
 from core.profiler import hooks, stamps
 from core.profiler.cost import equation_cost
@@ -146,7 +146,7 @@ def build(jaxpr: Jaxpr, name: str) -> Callable[..., tuple] | None:
             time.perf_counter_ns() - start,
             {"kernels": len(parts.kernels)},
         )
-    run.unpack = codegen.unpacker(*run.layout)
+    run.unpack = packing.unpacker(*run.layout)
     _builds[jaxpr] = run
     return run
 

@@ -43,6 +43,7 @@ from core.ir import Eqn, Var
 from core.jit.api import Jitted, jit
 from core.jit.errors import LoweringError
 from core.jit.fusion import ELEMENTWISE, REDUCE, SCALAR, VIEW, classify, plan
+from core.jit.packing import output_layout
 from core.jit.simplify import simplify
 from core.profiler.files import write_atomic
 from core.profiler.pprof import ProfileBuilder
@@ -223,9 +224,7 @@ def _is_plain(x: Var, made_by: dict, returned: set) -> bool:
 
 def _packs(outvars: list) -> dict[Var, Var]:
     """Small outputs of one dtype come back as parts of one array allocated when the program
-    starts (`core.jit.codegen.output_layout`): output -> a value standing for its pack."""
-    from core.jit.codegen import output_layout  # noqa: PLC0415 (imports numba, as a compile does)
-
+    starts (`core.jit.packing.output_layout`): output -> a value standing for its pack."""
     packs, _ = output_layout(outvars)
     pack_of: dict[Var, Var] = {}
     for group in packs:

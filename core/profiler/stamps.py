@@ -34,7 +34,7 @@ import numpy as np
 from numba import types as nt
 
 from core.ir import Jaxpr
-from core.jit import codegen, disk_cache, partition, runtime
+from core.jit import codegen, disk_cache, packing, partition, runtime
 from core.profiler import hooks
 
 _CALIBRATION_S = 0.02
@@ -86,7 +86,7 @@ def build(jaxpr: Jaxpr, parts: partition.Program, labels: list) -> Callable | No
 
     Returns:
       `f(*consts, *args) -> tuple`, the one function's results (laid out as its `layout`
-      attribute says, `codegen.unpack_exprs`), recording one event per kernel of `parts`; or
+      attribute says, `packing.unpack_exprs`), recording one event per kernel of `parts`; or
       None when the counter is not invariant or the stamps do not match the kernels.
     """
     scale = ns_per_cycle()
@@ -130,5 +130,5 @@ def build(jaxpr: Jaxpr, parts: partition.Program, labels: list) -> Callable | No
         hooks.record_later(expand, start, ts, threading.get_ident())
         return raw
 
-    run.layout = codegen.unpack_exprs(whole)
+    run.layout = packing.unpack_exprs(whole)
     return run

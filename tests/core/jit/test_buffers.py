@@ -14,7 +14,7 @@ rng = np.random.default_rng(0)
 X = rng.standard_normal((4, 6)).astype(np.float32)
 W = rng.standard_normal((6, 6)).astype(np.float32)
 B = rng.standard_normal(6).astype(np.float32)
-# outputs above `codegen.PACK_MAX` elements come back as arrays of their own, not packed rows
+# outputs above `packing.PACK_MAX` elements come back as arrays of their own, not packed rows
 XL = rng.standard_normal((40, 32)).astype(np.float32)
 WL = rng.standard_normal((32, 32)).astype(np.float32)
 
