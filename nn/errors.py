@@ -969,7 +969,7 @@ class DecodeCacheShapeError(FlaxError, ValueError):
     def __init__(self, expected: tuple, got: tuple):
         super().__init__(
             f"Autoregressive cache shape error, expected query shape {expected} instead got "
-            f"{got}. With decode=True feed one token per call (query length 1) and the batch "
+            f"{got}.\nWith decode=True feed one token per call (query length 1) and the batch "
             "shape used at init."
         )
 

@@ -1,6 +1,6 @@
 """How a ported program is checked: `flaxport.port` rewrites its imports, `run()` runs on
 numbax, and its summary must equal JAX's recorded one (`answers/<name>.json`). The programs are
-checked by nine test files, one per group of `common.program_group`, so that pytest-xdist's
+checked by a test file per group of `common.program_group`, so that pytest-xdist's
 `--dist loadfile` spreads them over its workers."""
 
 import json

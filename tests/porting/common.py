@@ -93,6 +93,16 @@ MODEL_GROUPS = {
         "quantization_aware_training",
         "svgd_bayesian_nn",
     ),
+    "model_families": (
+        "mobilenet_v2",
+        "swin_window_attention",
+        "t5_beam_search",
+    ),
+    "structured_models": (
+        "crf_sequence_tagger",
+        "sac_td3_control",
+        "word2vec_negative_sampling",
+    ),
 }
 
 
