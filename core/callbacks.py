@@ -28,7 +28,7 @@ from core.errors import JaxRuntimeError, NumbaxError
 from core.interpreters import batching
 from core.lax.composites import index_in_dim, stack
 from core.primitive import Primitive
-from core.trace import as_value, get_aval
+from core.trace import as_value
 
 # A compiled host call is a numba `objmode` block, which numba warns keeps a nogil kernel serial
 # (only the Python call inside it is). The filter is set here, at `import core`: set when the
@@ -158,7 +158,7 @@ def _batched_avals(result_avals: tuple, size: int) -> tuple:
 
 
 def _batch(args, dims, *, callback, result_avals, vmap_method):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     params = {"callback": callback, "vmap_method": vmap_method}
     if vmap_method in ("sequential", "sequential_unrolled"):
         return _sequential(
@@ -280,7 +280,7 @@ def _io_batch(args, dims, *, callback, result_avals, ordered):
             "Cannot `vmap` ordered IO callback.\nThe order of its calls across the batch is not "
             "defined: pass ordered=False, or loop with lax.map."
         )
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     params = {"callback": callback, "result_avals": result_avals, "ordered": ordered}
     return _sequential(io_callback_p, args, dims, size, params)
 

@@ -23,9 +23,10 @@ import numpy as np
 from core import tree_util
 from core.array import Array, placement
 from core.debugger import capture_frames, run_debugger
+from core.interpreters.batching import batch_size
 from core.lax.composites import index_in_dim
 from core.primitive import Primitive
-from core.trace import Tracer, as_value, get_aval
+from core.trace import Tracer, as_value
 
 __all__ = [
     "breakpoint",
@@ -66,7 +67,7 @@ def _jvp(primals, tangents, *, callback):
 
 
 def _batch(args, dims, *, callback):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batch_size(args, dims)
     for i in range(size):
         sliced = [a if d is None else index_in_dim(a, i, d, False) for a, d in zip(args, dims)]
         debug_callback_p.bind(*sliced, callback=callback)

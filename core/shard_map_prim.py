@@ -383,7 +383,7 @@ def _transpose(cts, *args, **params):
 
 def _batch(args, dims, *, axis_trace=None, **params):
     jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     batched = tuple(d is not None for d in dims)
     axis_name = None if axis_trace is None else axis_trace.axis_name
     new, consts, _ = _derived(

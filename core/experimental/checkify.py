@@ -31,6 +31,7 @@ import core.numpy as jnp
 from core import ir, tree_util
 from core.array import Array
 from core.errors import NumbaxError
+from core.interpreters.batching import batch_size
 from core.primitive import Primitive
 from core.prims import gather_dims
 from core.prims.control_flow.common import join_consts, split_list, stage
@@ -380,7 +381,7 @@ def _check_jvp(primals, tangents, *, aux, debug):
 
 
 def _check_batch(args, dims, *, aux, debug):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batch_size(args, dims)
     front = [
         jnp.broadcast_to(a, (size, *get_aval(a).shape)) if d is None else jnp.moveaxis(a, d, 0)
         for a, d in zip(args, dims)

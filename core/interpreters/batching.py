@@ -230,6 +230,12 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
 # Helpers for rules
 
 
+def batch_size(args: Sequence[Any], dims: Sequence[int | None]) -> int:
+    """The size of the batch axis of a batch rule's operands `args`: that of the first batched
+    one (`dims[k]` not None; a rule runs only when one is)."""
+    return next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+
+
 def moveaxis(x: Any, src: int | None, dst: int, size: int) -> Any:
     """Moves batch axis `src` of `x` to `dst`; an unbatched `x` is broadcast along a new axis."""
     aval = get_aval(x)
@@ -263,7 +269,7 @@ def broadcast_batcher(prim):
     """Batch rule for elementwise primitives (all operands share one shape)."""
 
     def rule(args, dims, **params):
-        size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+        size = batch_size(args, dims)
         first = next(d for d in dims if d is not None)
         ndim = get_aval(args[dims.index(first)]).ndim
         if all(d == first for d in dims):

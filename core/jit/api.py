@@ -86,7 +86,6 @@ from core.trace import (
     as_output_value,
     as_value,
     current_trace,
-    get_aval,
     set_current_trace,
 )
 
@@ -234,7 +233,7 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
 
 
 def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     axis_name = None if axis_trace is None else axis_trace.axis_name
     batched = tuple(d is not None for d in dims)
     moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]

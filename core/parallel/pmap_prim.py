@@ -33,6 +33,7 @@ from core.array import Array
 from core.avals import ShapedArray
 from core.config import config
 from core.devices import local_devices
+from core.interpreters.batching import batch_size
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit.api import executable
@@ -260,7 +261,7 @@ def _on_device_0(ct: Any, axis_name: Any) -> Any:
 
 def _batch(args, dims, *, axis_trace=None, **params):
     jaxpr, in_axes, out_axes = params["jaxpr"], params["in_axes"], params["out_axes"]
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batch_size(args, dims)
     batched = tuple(d is not None for d in dims)
     axis_name = None if axis_trace is None else axis_trace.axis_name
     # Outputs that do not depend on a batched input stay unbatched (jacfwd's primal output).

@@ -998,7 +998,7 @@ def _select_n_batch(args, dims):
     """JAX's `_select_batch_rule`: a rank-0 predicate stays rank-0 while it is the same for
     every example, and is broadcast to the cases' shape once it is batched."""
     (which, *cases), (wd, *cds) = args, dims
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     case_shape = get_aval(cases[0]).shape
     if all(d == wd for d in cds):
         if get_aval(which).shape != case_shape:  # each example's predicate is rank-0

@@ -66,7 +66,7 @@ def scatter_batch(args, dims, *, prim, dimension_numbers, **params):
     """JAX's `_scatter_batching_rule`."""
     (x, idx, upd), (dx, di, du) = args, dims
     dn = dimension_numbers
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     x = batching.moveaxis(x, dx, 0, size)
     upd = batching.moveaxis(upd, du, 0, size)
     plus1 = lambda t: tuple(np.add(1, t))  # noqa: E731

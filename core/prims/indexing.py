@@ -302,7 +302,7 @@ def _concat_transpose(ct, *xs, dimension):
 
 
 def _concat_batch(args, dims, *, dimension):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
     return concatenate(moved, dimension + 1), 0
 
@@ -364,7 +364,7 @@ def _stack_batch(args, dims, *, axis):
         if axis <= bdim:
             return stack_p.bind(*args, axis=axis), bdim + 1
         return stack_p.bind(*args, axis=axis + 1), bdim
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
     return stack(moved, axis + 1), 0
 

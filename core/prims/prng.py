@@ -376,7 +376,7 @@ def _batch_at_front(prim):
     applied to the batch of keys."""
 
     def rule(args, dims, **params):
-        size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+        size = batching.batch_size(args, dims)
         moved = [
             batching.moveaxis(a, d, 0, size) if d is not None or get_aval(a).shape else a
             for a, d in zip(args, dims)

@@ -76,7 +76,7 @@ def _threefry_abstract_eval(k0, k1, x0, x1):
 
 
 def _threefry_batch(args, dims):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
     return threefry2x32_p.bind(*moved), [0, 0]
 

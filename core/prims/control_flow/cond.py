@@ -201,7 +201,7 @@ def _select_taken(taken: Any, x: Any) -> Any:
 def _cond_batch(args, dims, *, branches, axis_trace=None):
     index, *ops = args
     idim, *odims = dims
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     name = axis_name_of(axis_trace)
     n_out = len(branches[0].outvars)
     if idim is not None:

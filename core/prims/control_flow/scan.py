@@ -390,7 +390,7 @@ def _live_carries(
 def _scan_batch(
     args, dims, *, jaxpr, num_consts, num_carry, length, reverse, unroll, axis_trace=None
 ):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     name = axis_name_of(axis_trace)
     b = [d is not None for d in dims]
     b_consts, b_carry, b_xs = split_list(b, [num_consts, num_carry])

@@ -165,7 +165,7 @@ def _while_transpose(cts, *args, **params):
 def _while_batch(
     args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, axis_trace=None
 ):
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    size = batching.batch_size(args, dims)
     name = axis_name_of(axis_trace)
     b = [d is not None for d in dims]
     b_cc, b_bc, b_carry = split_list(b, [cond_nconsts, body_nconsts])
