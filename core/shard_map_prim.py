@@ -47,7 +47,13 @@ from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.collectives import psum_p
-from core.prims.control_flow.common import batch_jaxpr, jvp_jaxpr, memo, partial_eval_jaxpr
+from core.prims.control_flow.common import (
+    axis_name_of,
+    batch_jaxpr,
+    jvp_jaxpr,
+    memo,
+    partial_eval_jaxpr,
+)
 from core.shard_map_vma import annotate, spec_axes
 from core.sharding import NamedSharding, PartitionSpec
 from core.trace import EvalTrace, current_trace, get_aval, set_current_trace
@@ -385,7 +391,7 @@ def _batch(args, dims, *, axis_trace=None, **params):
     jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
     size = batching.batch_size(args, dims)
     batched = tuple(d is not None for d in dims)
-    axis_name = None if axis_trace is None else axis_trace.axis_name
+    axis_name = axis_name_of(axis_trace)
     new, consts, _ = _derived(
         params,
         ("shard_map_batch", batched, size, axis_name),

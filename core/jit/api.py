@@ -74,6 +74,7 @@ from core.prims import prng
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow import eager_program
 from core.prims.control_flow.common import (  # they split control-flow bodies too
+    axis_name_of,
     jvp_jaxpr,
     partial_eval_jaxpr,
 )
@@ -234,7 +235,7 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
 
 def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
     size = batching.batch_size(args, dims)
-    axis_name = None if axis_trace is None else axis_trace.axis_name
+    axis_name = axis_name_of(axis_trace)
     batched = tuple(d is not None for d in dims)
     moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
     # as JAX's pjit batching: an output computed from unbatched inputs only stays unbatched

@@ -43,7 +43,13 @@ from core.prims import elementwise as ew
 from core.prims import reductions as rd
 from core.prims import shapes as sh
 from core.prims.collectives import axis_index_p
-from core.prims.control_flow.common import batch_jaxpr, jvp_jaxpr, memo, partial_eval_jaxpr
+from core.prims.control_flow.common import (
+    axis_name_of,
+    batch_jaxpr,
+    jvp_jaxpr,
+    memo,
+    partial_eval_jaxpr,
+)
 from core.trace import get_aval, set_current_trace
 
 __all__ = ["pmap_p", "run_jaxpr"]
@@ -263,7 +269,7 @@ def _batch(args, dims, *, axis_trace=None, **params):
     jaxpr, in_axes, out_axes = params["jaxpr"], params["in_axes"], params["out_axes"]
     size = batch_size(args, dims)
     batched = tuple(d is not None for d in dims)
-    axis_name = None if axis_trace is None else axis_trace.axis_name
+    axis_name = axis_name_of(axis_trace)
     # Outputs that do not depend on a batched input stay unbatched (jacfwd's primal output).
     new, consts, out_batched = _derived(
         jaxpr,

@@ -323,4 +323,5 @@ def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
 
 
 def axis_name_of(axis_trace: Any) -> Any:
+    """The axis name of a batch rule's `axis_trace` (None without one)."""
     return None if axis_trace is None else axis_trace.axis_name
