@@ -256,22 +256,25 @@ def call_exchange(unread: bool, chained: bool, kernel: Callable[..., Any], *args
     return out
 
 
-def hand_over(index: int, chained: bool, kernel: Callable[..., Any], *args: Any) -> Any:
-    """`kernel(*args)`, exchange kernel `index` whose result no device reads: an optimizer
-    update reads the devices' operands instead (`take_handed`, `shared_work.py`'s folds). This
-    device records its operand (the kernel's last argument) in the call's table, which keeps
-    it until the reader takes it (`take_handed`) or the call ends
-    (`ThreadCommunicator.release`), and meets the others as
-    `call_exchange(True, chained, ...)`: past its first barrier every device's operand is
-    there.
+def hand_over(index: int, meets: bool, kernel: Callable[..., Any], *args: Any) -> Any:
+    """Exchange kernel `index` whose result no device reads: an optimizer update reads the
+    devices' operands instead (`take_handed`, `shared_work.py`'s folds). This device records
+    its operand (the kernel's last argument) in the call's table, which keeps it until the
+    reader takes it or the call ends (`ThreadCommunicator.release`), and, if `meets`, meets
+    the others in the kernel: past that barrier every device's operands of this exchange and
+    of the ones before it that did not meet are there. The kernel then computes nothing
+    (`call_exchange` with the results unread) and needs no second barrier (nobody reads this
+    device's arrays in it: a chain of exchanges before it is completed by its first one).
+    Outside a device's place, just the kernel.
 
     Returns:
-      What the kernel returns (a result nobody reads).
+      What the kernel returns, or `(None,)` if it did not run (a result nobody reads).
     """
     row = getattr(_current, "row", None)
-    if row is not None:
-        _current.handed.setdefault(index, {})[int(row[1])] = args[-1]
-    return call_exchange(True, chained, kernel, *args)
+    if row is None:
+        return kernel(*args)
+    _current.handed.setdefault(index, {})[int(row[1])] = args[-1]
+    return call_exchange(True, True, kernel, *args) if meets else (None,)
 
 
 def take_handed(index: int, size: int) -> list[Any] | None:

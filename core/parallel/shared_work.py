@@ -39,6 +39,7 @@ additions too, in the same order).
 from __future__ import annotations
 
 import functools
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -137,7 +138,8 @@ class Plan:
                 for k in self.unread[rank] | self.chained.keys()
             }
             for p, u in self.folded.items():
-                around[p] = functools.partial(communicator.hand_over, p, self.chained.get(p, False))
+                meets = p + 1 not in self.folded  # (the next one's barrier serves both)
+                around[p] = functools.partial(communicator.hand_over, p, meets)
                 if owner[u] == rank:
                     around[u] = folding[u]
             skip = {k for k, r in owner.items() if r != rank}
@@ -239,7 +241,9 @@ class _Fold:
 
     def __call__(self, kernel: Callable, *args: Any) -> Any:
         xs = communicator.take_handed(self.psum, self.size)
-        if xs is None:
+        if xs is None:  # a device failed or timed out before: the call raises its error
+            if args[self.at] is None:  # (the psum did not run here)
+                raise threading.BrokenBarrierError
             return kernel(*args)
         xs = [x.reshape(self.shape) for x in xs]
         return tuple(self.kernel(*args[self.skip : self.at], *xs, *args[self.at + 1 :]))

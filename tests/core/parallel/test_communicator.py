@@ -241,19 +241,20 @@ def test_the_pause_from_the_desk_doubles_while_helping_calls_lack_their_cores(
 
 def test_operands_handed_over_until_one_device_takes_them_or_the_call_ends():
     """`hand_over` records each device's operand (the kernel's last argument) in the call's
-    table; `take_handed` returns them by rank once every device has, and then forgets them;
-    the call's end forgets the others. Outside a device's place the kernel just runs."""
+    table and runs the kernel only where it `meets` the others; `take_handed` returns the
+    operands by rank once every device has handed its own, and then forgets them; the call's
+    end forgets the others. Outside a device's place the kernel just runs."""
     comm = ThreadCommunicator(2)
     kernel = lambda *args: args  # noqa: E731 (a stand-in that does not meet the others)
     operands = [np.arange(3.0) + r for r in range(2)]
     with comm.placed(0):
-        assert communicator.hand_over(7, False, kernel, "size", operands[0]) == (
+        assert communicator.hand_over(7, True, kernel, "size", operands[0]) == (
             "size",
             operands[0],
         )
         assert communicator.take_handed(7, 2) is None  # device 1 has not handed its own
     with comm.placed(1):
-        communicator.hand_over(7, False, kernel, "size", operands[1])
+        assert communicator.hand_over(7, False, kernel, "size", operands[1]) == (None,)
         communicator.hand_over(8, False, kernel, operands[1])
         got = communicator.take_handed(7, 2)
         assert got[0] is operands[0] and got[1] is operands[1]

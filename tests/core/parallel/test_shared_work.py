@@ -9,6 +9,7 @@ import pytest
 import core
 from core import lax, placement, tree_util
 from core.parallel import communicator, shared_work
+from core.prims.collectives import wrappers
 from train import jax_utils
 
 
@@ -117,6 +118,46 @@ def test_a_psum_summed_inside_the_update_that_reads_it(split_small, monkeypatch,
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     assert len(taken) == 3 and all(len(xs) == n for xs in taken)  # (the calls have ended)
     assert all(xs[0].shape == (128, 160) for xs in taken)
+
+
+def test_consecutive_folded_psums_meet_once(split_small, monkeypatch):
+    """Two weights' gradient psums, each summed inside its update: the devices hand both
+    operands over and meet at the second psum's barrier only (the first psum's kernel does
+    not run); the results are the unshared program's bit for bit."""
+
+    def step(params, momentum, x):
+        loss = lambda p: core.numpy.tanh(core.numpy.tanh(x @ p[0]) @ p[1]).sum()  # noqa: E731
+        grads = lax.pmean(core.grad(loss)(params), "i")
+        momentum = tree_util.tree_map(lambda m, g: 0.9 * m + g, momentum, grads)
+        return tree_util.tree_map(lambda p, m: p - 0.1 * m, params, momentum), momentum
+
+    def run(share: bool) -> list:
+        if not share:
+            monkeypatch.setattr(shared_work, "plan", lambda *args: None)
+        devices = core.local_devices()[:2]
+        rng = np.random.default_rng(2)
+        params = tuple(rng.normal(size=s).astype(np.float32) / 10 for s in ((128, 160), (160, 128)))
+        state = jax_utils.replicate((params, tuple(map(np.zeros_like, params))), devices)
+        x = rng.normal(size=(2, 4, 128)).astype(np.float32)
+        pstep = core.pmap(step, axis_name="i", devices=devices)
+        for _ in range(3):
+            state = pstep(*state, x)
+        return [np.asarray(v) for v in tree_util.tree_leaves(state)]
+
+    monkeypatch.setattr(wrappers, "PACK_MAX", 1 << 14)  # the gradients' psums kept alone
+    calls, met = [], []
+    make, hand_over = shared_work._make, communicator.hand_over
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+
+    def counted(index, meets, kernel, *args):
+        met.append(meets)
+        return hand_over(index, meets, kernel, *args)
+
+    monkeypatch.setattr(communicator, "hand_over", counted)
+    got = run(True)
+    assert len(calls[-1].folded) == 2 and sorted(met) == [False] * 6 + [True] * 6
+    for a, b in zip(got, run(False)):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_mapped_state_is_not_shared(split_small):
