@@ -40,7 +40,7 @@ from numba.core.caching import _CacheLocator
 from numba.core.dispatcher import Dispatcher
 
 from core.config import config
-from core.jit import cache_files, fork_safety, host_calls, numba_cache
+from core.jit import cache_files, fork_safety, host_calls, numba_cache, runtime, vecmath
 from core.jit.cache_files import cache_dir
 
 __all__ = ["cache_dir", "clear", "compile_source", "enforce_size_limit", "load_module"]
@@ -231,8 +231,6 @@ def _shared_helpers(source: str) -> list[str]:
     """The cached numba functions of the runtime modules whose cache index compiling `source`
     may extend (see `_compile_lock`): those it calls and, in turn, those they call (functions
     numba inlines into their callers, `inline="always"`, compile nothing of their own)."""
-    from core.jit import runtime, vecmath  # noqa: PLC0415 (numba: on first compile)
-
     mods = {"rt": runtime, "vm": vecmath, "hc": host_calls}
     todo = [getattr(mods[m], name, None) for m, name in set(_HELPER_CALL.findall(source))]
     seen, found = set(), set()
