@@ -216,6 +216,9 @@ class Error:
 
     def get_exception(self) -> JaxException | None:
         """The first failed check as an exception object (not raised), or None."""
+        for pred in self._pred.values():
+            if isinstance(pred, Tracer):
+                bool(pred)  # JAX's TracerBoolConversionError: a traced error has no message yet
         if any(np.shape(np.asarray(v)) for v in self._pred.values()):
             return self._batched_exception()
         return self._exception_at(())
@@ -800,10 +803,14 @@ def checkify(
             a, k = tree_util.tree_unflatten(in_tree, full)
             outs, out_tree = tree_util.tree_flatten(f(*a, **k))
             tree.append(out_tree)
+            python.append([x if type(x) in (bool, int, float, complex) else None for x in outs])
             return [as_value(x) for x in outs]
 
+        python: list[list[Any]] = []
         jaxpr, consts = stage(staged, [get_aval(x) for x in dynamic])
         err, outs = _interpret(jaxpr, [], enabled, init_error, *consts, *dynamic)
+        # a Python scalar output is a constant of the program: JAX hands it back as it is
+        outs = [o if p is None else p for o, p in zip(outs, python[0])]
         return err, tree_util.tree_unflatten(tree[0], outs)
 
     return checked

@@ -85,6 +85,14 @@ class SparseSubtractionError(NumbaxError, NotImplementedError):
         )
 
 
+class SparseArgumentError(NumbaxError, TypeError):
+    """A `bcoo_*` function got a dense array where it takes a `BCOO` (JAX's TypeError).
+
+    Failing code: ``bcoo_extract(mat.indices, x)``. Fix: pass the `BCOO` itself,
+    ``bcoo_extract(mat, x)``.
+    """
+
+
 class SparseNseError(NumbaxError, ValueError):
     """`bcoo_sum_duplicates` needs `nse` when the indices are traced (JAX's ValueError).
 
@@ -497,6 +505,11 @@ def bcoo_extract(sparr: BCOO, arr: Any, *, assume_unique: bool | None = None) ->
     Returns:
       The `BCOO` of `arr`'s values.
     """
+    if not isinstance(sparr, BCOO):
+        raise SparseArgumentError(  # JAX 0.10.2's first line, then the fix
+            f"First argument to bcoo_extract should be a BCOO array. Got {type(sparr)=}\n"
+            "pass the BCOO whose indices are read (not its indices array)."
+        )
     values = _gather(jnp.asarray(arr), sparr.indices)
     unique = sparr.unique_indices if assume_unique is None else assume_unique
     if not unique:

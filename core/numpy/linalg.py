@@ -18,9 +18,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from core import dtypes
+from core.array import Array
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
 from core.custom_derivatives import custom_jvp
+from core.jit.errors import static_hash_error
 from core.jit.library import library_jit
 from core.numpy import linalg_ops, shapes
 from core.numpy import reductions as r
@@ -42,7 +44,7 @@ from core.prims import decompositions as dec
 from core.prims import eig as eig_prim
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
-from core.trace import get_aval
+from core.trace import Tracer, get_aval
 
 __all__ = [
     "EighResult",
@@ -713,9 +715,9 @@ def tensorinv(a: Any, ind: int = 2) -> Any:
         raise ValueError(f"ind must be a positive integer; got {ind=}")
     rows, cols = int(np.prod(shape[:ind])), int(np.prod(shape[ind:]))
     if rows != cols:
-        raise ValueError(
-            f"tensorinv: product of first {ind} dimensions ({rows}) must equal the product "
-            f"of the rest ({cols})"
+        raise ValueError(  # JAX 0.10.2's words
+            "tensorinv is only possible when the product of the first `ind` dimensions equals "
+            f"that of the remaining dimensions. got arr.shape={shape} with {ind=}."
         )
     return inv(a.reshape(rows, cols)).reshape(shape[ind:] + shape[:ind])
 
@@ -737,12 +739,19 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
         nd = get_aval(a).ndim
         axes = [canonicalize_axis(ax, nd) for ax in axes]
         a = moveaxis(a, axes, range(nd - len(axes), nd))
-    out_shape = get_aval(a).shape[get_aval(b).ndim :]
+    a_shape, b_shape = get_aval(a).shape, get_aval(b).shape
+    out_shape = a_shape[len(b_shape) :]
     size = int(np.prod(out_shape))
-    if int(np.prod(get_aval(a).shape)) != size * size:
+    # JAX 0.10.2's checks and words
+    if a_shape[: len(b_shape)] != b_shape:
         raise ValueError(
-            f"tensorsolve: a.shape={get_aval(a).shape} must be b.shape={get_aval(b).shape} "
-            "followed by the solution's shape, of the same size"
+            "After moving axes to end, leading shape of a must match shape of b. got "
+            f"a.shape={a_shape}, b.shape={b_shape}"
+        )
+    if size != int(np.prod(b_shape)):
+        raise ValueError(
+            "Input arrays must have prod(a.shape[:b.ndim]) == prod(a.shape[b.ndim:]); got "
+            f"a.shape={a_shape}, b.ndim={len(b_shape)}."
         )
     return solve(a.reshape(size, size), b.ravel()).reshape(out_shape)
 
@@ -761,6 +770,8 @@ def matrix_power(a: Any, n: int) -> Any:
         )
     if shape[-2] != shape[-1]:
         raise TypeError("Last 2 dimensions of the array must be square")
+    if isinstance(n, (Array, Tracer)):  # JAX's n is a static argument of its jit
+        raise static_hash_error(n, matrix_power)
     try:
         n = operator.index(n)
     except TypeError as err:

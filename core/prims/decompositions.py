@@ -100,6 +100,7 @@ def check_cpu_algorithm(name: str, params: dict[str, Any]) -> None:
 # JAX's words for a non-square operand, by primitive
 _NOT_SQUARE = {
     "cholesky": "The input to cholesky must be a square matrix. Got shape {}.",
+    "eig": "The input to eig must be a square matrix. Got shape {}.",
     "eigh": "Argument to symmetric eigendecomposition must have shape [..., n, n], got shape {}",
 }
 

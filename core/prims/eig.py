@@ -82,6 +82,11 @@ def _unit_columns(v: np.ndarray) -> np.ndarray:
 def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors, **params):
     check_cpu_algorithm("eig", params)
     cdt = _complex_dtype(x.dtype)
+    # LAPACK's geev gives NaNs for a matrix holding a NaN or an infinity (numpy refuses it):
+    # such matrices are solved as identities and their results set to NaN afterwards
+    bad = ~np.isfinite(x).all(axis=(-2, -1))
+    if bad.any():
+        x = np.where(bad[..., None, None], np.eye(x.shape[-1], dtype=x.dtype), x)
     if x.size == 0:
         w, vr = np.zeros(x.shape[:-1], cdt), np.zeros(x.shape, cdt)
     else:
@@ -92,6 +97,9 @@ def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors, **par
         outs.append(np.asarray(_unit_columns(vl) if x.size else vl, cdt))
     if compute_right_eigenvectors:
         outs.append(np.asarray(vr, cdt))
+    if bad.any():
+        nan = np.array(complex(np.nan, np.nan), cdt)
+        outs = [np.where(bad.reshape(bad.shape + (1,) * (o.ndim - bad.ndim)), nan, o) for o in outs]
     return outs
 
 

@@ -23,11 +23,35 @@ class UnsupportedDTypeError(NumbaxError, TypeError):
         )
 
 
+class ExpmDTypeError(NumbaxError, TypeError):
+    """`expm` got a float16 or bfloat16 matrix, which JAX refuses (its Pade solve needs 32 bits).
+
+    Failing code: ``scipy.linalg.expm(jnp.eye(2, dtype=jnp.float16))``. Fix:
+    ``expm(a.astype(jnp.float32))``.
+    """
+
+    def __init__(self, dtype: Any):
+        # JAX 0.10.2's first line, then the fix
+        super().__init__(
+            f"A.dtype={dtype} is not supported.\nexpm takes float32, float64 and complex "
+            "matrices: convert with `A.astype(jnp.float32)`."
+        )
+
+
 class SchurDTypeError(NumbaxError, TypeError):
     """`schur` (and `funm`, which uses it) got an integer or bool matrix, as JAX refuses.
 
     Failing code: ``scipy.linalg.schur(jnp.array([[1, 2], [3, 4]]))``. Fix:
     ``schur(a.astype(jnp.float32))``.
+    """
+
+
+class SchurGradientError(NumbaxError, NotImplementedError):
+    """`schur`, `sqrtm` or `funm` was differentiated: the Schur decomposition has no derivative
+    rule, in JAX as here (JAX's NotImplementedError and first line).
+
+    Failing code: ``grad(lambda a: scipy.linalg.sqrtm(a).real.sum())(a)``. Fix: differentiate
+    a function with a rule (``expm``, ``eigh``, ``svd``), or ``lax.stop_gradient`` the matrix.
     """
 
 

@@ -135,6 +135,12 @@ def _axes_and_sizes(
         axes = tuple(range(x.ndim - len(s), x.ndim)) if s is not None else tuple(range(x.ndim))
     else:
         axes = tuple(canonicalize_axis(a, x.ndim) for a in axes)
+        if len(set(axes)) != len(axes):
+            # JAX 0.10.2's first line, then the fix
+            raise ShapeMismatchError(
+                f"repeated axis: {axes}\nname each axis at most once (negative axes count from "
+                "the end: -1 and ndim - 1 are the same axis)."
+            )
     return axes, s
 
 

@@ -21,6 +21,7 @@ like any other composition:
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -30,14 +31,21 @@ import core.numpy as jnp
 from core import api, dtypes, lax
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
-from core.errors import DTypeError
+from core.custom_derivatives import custom_jvp
+from core.errors import DTypeError, ShapeError
 from core.jit.library import library_jit
 from core.lax import householder, schur_qr
 from core.lax import lu as lax_lu
 from core.lax.triangular import triangular_solve
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
 from core.scipy import special
-from core.scipy.errors import ModeError, SchurDTypeError, ShapeMismatchError
+from core.scipy.errors import (
+    ExpmDTypeError,
+    ModeError,
+    SchurDTypeError,
+    SchurGradientError,
+    ShapeMismatchError,
+)
 from core.trace import Tracer, get_aval
 
 __all__ = [
@@ -648,6 +656,8 @@ def expm(
         raise ShapeMismatchError(
             f"Expected A to be a (batched) square matrix, got A.shape={_shape(a)}."
         )
+    if get_aval(a).dtype in (np.float16, dtypes.bfloat16):
+        raise ExpmDTypeError(get_aval(a).dtype)
     double = get_aval(a).dtype in (np.float64, np.complex128)
     coeffs, theta = (_PADE13, _THETA13) if double else (_PADE7, _THETA7)
     norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2), axis=-1)
@@ -717,7 +727,8 @@ def toeplitz(c: Any, r: Any = None) -> Any:
     m, n = _shape(c)[-1], _shape(r)[-1]
     vals = jnp.concatenate([jnp.flip(r[..., 1:], axis=-1), c], axis=-1)
     idx = np.arange(m)[:, None] - np.arange(n)[None, :] + n - 1
-    return vals[..., idx]
+    # never weakly typed (JAX builds it with a convolution, which drops weak types)
+    return lax.convert_element_type(vals[..., idx], vals.dtype)
 
 
 def hankel(c: Any, r: Any = None) -> Any:
@@ -1226,9 +1237,17 @@ def eigh_tridiagonal(
     if d.dtype not in (np.float32, np.float64):
         raise TypeError(
             "Only float32 and float64 inputs are supported as inputs to "
-            f"jax.scipy.linalg.eigh_tridiagonal, got {d.dtype}"
+            f"jax.scipy.linalg.eigh_tridiagonal, got {d.dtype} and {e.dtype}"
         )
     n = d.shape[0]
+    if d.ndim != 1 or e.shape != (n - 1,):
+        # JAX 0.10.2's first line (from its Sturm sequence's first addition), then the fix
+        got = e.shape[:1] and (e.shape[0] + 1,)
+        raise ShapeError(
+            f"add got incompatible shapes for broadcasting: {d.shape}, {got}.\n"
+            f"eigh_tridiagonal takes a diagonal d of shape (n,) and an off-diagonal e of shape "
+            f"(n - 1,); got d.shape={d.shape}, e.shape={e.shape}."
+        )
     if select == "a":
         lo, hi = 0, n - 1
     elif select == "i":
@@ -1400,9 +1419,23 @@ def _schur(a: Any, complex_out: bool) -> tuple[Any, Any]:
     dt = np.dtype(jnp.result_type(a.dtype, np.complex64)) if complex_out else np.dtype(a.dtype)
     if complex_out:
         a = a.astype(dt)
+    return _schur_call(a, complex_out, dt)
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(1, 2))
+def _schur_call(a: Any, complex_out: bool, dt: np.dtype) -> tuple[Any, Any]:
     shape = ShapeDtypeStruct(a.shape, dt)
     return pure_callback(
         _schur_host(complex_out, dt), (shape, shape), a, vmap_method="broadcast_all"
+    )
+
+
+@_schur_call.defjvp
+def _schur_jvp(complex_out: bool, dt: np.dtype, primals: tuple, tangents: tuple) -> tuple:
+    raise SchurGradientError(
+        "Differentiation rule for 'schur' not implemented\nschur (and sqrtm and funm, built on "
+        "it) has no derivative, as in JAX: differentiate expm, eigh or svd instead, or "
+        "stop_gradient the matrix."
     )
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core import api, lax
-from core.numpy._util import promote_dtypes_inexact
+from core.numpy._util import check_arraylike, promote_dtypes_inexact
 from core.scipy.errors import ModeError, ShapeMismatchError
 from core.trace import get_aval
 
@@ -227,6 +227,7 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any
     Returns:
         The convolution, in the promoted inexact dtype.
     """
+    check_arraylike("fftconvolve", in1, in2)
     in1, in2 = promote_dtypes_inexact(jnp.asarray(in1), jnp.asarray(in2))
     if in1.ndim != in2.ndim:
         raise ShapeMismatchError("in1 and in2 should have the same dimensionality")

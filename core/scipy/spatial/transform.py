@@ -121,6 +121,8 @@ class Rotation(NamedTuple):
 
     def __mul__(self, other: Rotation) -> Rotation:
         """The composition: `self` applied after `other`."""
+        # JAX broadcasts the stacks' shapes first (its error names both)
+        broadcast_shapes(self.quat.shape[:-1], other.quat.shape[:-1])
         return Rotation.from_quat(_hamilton(self.quat, other.quat))
 
     def apply(self, vectors: Any, inverse: bool = False) -> Any:
@@ -346,7 +348,8 @@ def _mrp_of(quat: Any) -> Any:
 def _quat_of_mrp(mrp: Any) -> Any:
     mrp = jnp.asarray(mrp)
     denominator = jnp.sum(mrp * mrp, axis=-1, keepdims=True) + 1
-    return jnp.concatenate([2 * mrp, 2 - denominator], axis=-1) / denominator
+    # the first three entries, as JAX reads them (its norm sums the whole last axis)
+    return jnp.concatenate([2 * mrp[..., :3], 2 - denominator], axis=-1) / denominator
 
 
 def _quat_of_matrix(matrix: Any) -> Any:

@@ -10,11 +10,13 @@ import pathlib
 import sys
 import types
 
+import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
 from core import lax
+from core.errors import TracerBoolConversionError
 from core.experimental import checkify
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -66,3 +68,28 @@ def test_categories():
     assert checkify.float_checks == checkify.nan_checks | checkify.div_checks
     assert checkify.all_checks == checkify.automatic_checks | checkify.user_checks
     assert checkify.init_error.get() is None
+
+
+def test_get_of_a_traced_error_is_a_bool_conversion_error():
+    # JAX 0.10.2: jit(lambda x: checkify(f)(x)[0].get())(x) -> TracerBoolConversionError
+    # "Attempted boolean conversion of traced array with shape bool[]."
+    def f(x):
+        checkify.check(x > 0, "x must be positive")
+        return x
+
+    for transform, x in ((core.jit, jnp.float32(1)), (core.vmap, jnp.ones(2))):
+        with pytest.raises(TracerBoolConversionError, match="^Attempted boolean conversion"):
+            transform(lambda x: checkify.checkify(f)(x)[0].get())(x)
+
+
+def test_python_scalar_outputs_come_back_as_they_are():
+    # JAX 0.10.2: checkify closes over its arguments, so a Python scalar returned unchanged
+    # (or any other Python constant output) is handed back as a Python scalar
+    def f(x):
+        checkify.check(x > 0, "first")
+        return {"x": x, "n": 1, "y": jnp.ones(2) * x}
+
+    err, out = checkify.checkify(f)(-3.0)
+    assert err.get() == "first (`check` failed)"
+    assert type(out["x"]) is float and out["x"] == -3.0 and type(out["n"]) is int
+    assert out["y"].dtype == np.float32

@@ -165,3 +165,13 @@ def test_sparse_products_and_sums_lay_out_entries_as_jax():
     np.testing.assert_array_equal(total.data, [1.0, 2.0, -3.0, -5.0])
     np.testing.assert_array_equal(total.indices, [[0, 1], [1, 0], [0, 0], [1, 1]])
     np.testing.assert_array_equal(m + jnp.ones((2, 2)), [[1.0, 2.0], [3.0, 1.0]])
+
+
+def test_bcoo_extract_takes_the_bcoo_not_its_indices():
+    # JAX 0.10.2: TypeError "First argument to bcoo_extract should be a BCOO array. Got
+    # type(sparr)=<class 'jaxlib._jax.ArrayImpl'>"
+    m = sparse.BCOO.fromdense(DENSE)
+    with pytest.raises(TypeError, match="^First argument to bcoo_extract should be a BCOO array"):
+        sparse.bcoo_extract(m.indices, DENSE * 10)
+    # JAX 0.10.2: bcoo_extract(m, DENSE * 10).data -> [10, 20, 30]
+    np.testing.assert_array_equal(sparse.bcoo_extract(m, DENSE * 10).data, [10.0, 20.0, 30.0])

@@ -398,3 +398,51 @@ def test_vector_norm_order_0_of_integers_raises(dtype, x64, first_line):
     with core.enable_x64(x64), pytest.raises(ValueError) as e:
         jnp.linalg.vector_norm(jnp.array([1, 0, 2], dtype), ord=0)
     assert str(e.value).splitlines()[0] == first_line
+
+
+@pytest.mark.parametrize("n", [jnp.int32(2), jnp.array(2)], ids=["int32", "array"])
+def test_matrix_power_exponent_array_is_an_unhashable_static_argument(n):
+    # JAX 0.10.2: ValueError "Non-hashable static arguments are not supported. An error
+    # occurred while trying to hash an object of type <class 'jaxlib._jax.ArrayImpl'>, 2. ..."
+    with pytest.raises(ValueError, match="^Non-hashable static arguments are not supported"):
+        jnp.linalg.matrix_power(np.eye(2, dtype=np.float32), n)
+    np.testing.assert_array_equal(jnp.linalg.matrix_power(np.eye(2), np.int32(2)), np.eye(2))
+
+
+# JAX 0.10.2's ValueErrors (first lines) for tensors that cannot be inverted or solved
+@pytest.mark.parametrize(
+    "run, first",
+    [
+        (
+            lambda: jnp.linalg.tensorinv(jnp.ones((2, 3)), ind=1),
+            "tensorinv is only possible when the product of the first `ind` dimensions equals "
+            "that of the remaining dimensions. got arr.shape=(2, 3) with ind=1.",
+        ),
+        (
+            lambda: jnp.linalg.tensorsolve(jnp.eye(6).reshape(6, 2, 3), jnp.arange(6.0), axes=(0,)),
+            "After moving axes to end, leading shape of a must match shape of b. got "
+            "a.shape=(2, 3, 6), b.shape=(6,)",
+        ),
+        (
+            lambda: jnp.linalg.tensorsolve(jnp.ones((2, 3, 6)), jnp.ones((3, 2))),
+            "After moving axes to end, leading shape of a must match shape of b. got "
+            "a.shape=(2, 3, 6), b.shape=(3, 2)",
+        ),
+        (
+            lambda: jnp.linalg.tensorsolve(jnp.ones((2, 3)), jnp.ones(2)),
+            "Input arrays must have prod(a.shape[:b.ndim]) == prod(a.shape[b.ndim:]); got "
+            "a.shape=(2, 3), b.ndim=1.",
+        ),
+    ],
+)
+def test_tensorinv_tensorsolve_errors_as_jax(run, first):
+    with pytest.raises(ValueError) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
+
+
+def test_tensorsolve_moves_axes_to_the_end():
+    # JAX 0.10.2: tensorsolve(eye(6).reshape(2, 3, 6) * 2, arange(6).reshape(2, 3))
+    # -> [0, 0.5, 1, 1.5, 2, 2.5]
+    out = jnp.linalg.tensorsolve(jnp.eye(6).reshape(2, 3, 6) * 2.0, jnp.arange(6.0).reshape(2, 3))
+    np.testing.assert_allclose(out, [0.0, 0.5, 1.0, 1.5, 2.0, 2.5])

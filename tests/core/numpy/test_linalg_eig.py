@@ -130,3 +130,24 @@ def test_eigenvector_derivatives_with_enable_eigvec_derivs(a):
             ).sum()
         )(a.astype(np.float32))
         np.testing.assert_allclose(got, want, atol=2e-4)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_eig_of_a_non_finite_matrix_is_nan(bad):
+    # JAX 0.10.2: eig(stack([[[1, nan], [0, 1]], eye(2)])) -> eigenvalues [[nan+nanj] * 2,
+    # [1, 1]], eigenvectors [all nan+nanj, eye(2)]; eigvals of [[1, inf], [0, 1]] -> nan+nanj
+    a = np.stack([np.array([[1.0, bad], [0.0, 1.0]], np.float32), np.eye(2, dtype=np.float32)])
+    w, v = jnp.linalg.eig(a)
+    assert w.dtype == np.complex64 and v.dtype == np.complex64
+    assert np.isnan(np.asarray(w[0])).all() and np.isnan(np.asarray(v[0])).all()
+    np.testing.assert_allclose(w[1], [1.0, 1.0])
+    np.testing.assert_allclose(v[1], np.eye(2))
+    assert np.isnan(np.asarray(jnp.linalg.eigvals(a[0]))).all()
+
+
+@pytest.mark.parametrize("f", [jnp.linalg.eig, jnp.linalg.eigvals])
+def test_eig_of_a_non_square_matrix_names_its_last_two_axes(f):
+    # JAX 0.10.2: ValueError "The input to eig must be a square matrix. Got shape (2, 3)."
+    first = r"^The input to eig must be a square matrix\. Got shape \(2, 3\)\."
+    with pytest.raises(ValueError, match=first):
+        f(jnp.ones((4, 2, 3)))

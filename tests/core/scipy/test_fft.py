@@ -1,10 +1,13 @@
 """core.scipy.fft against `jax.scipy.fft`'s recorded results (fft_answers.py), a table of
 (function, args, kwargs); plus the round trip, jit/vmap/grad, and JAX's errors."""
 
+import re
+
 import numpy as np
 import pytest
 
 import core
+import core.numpy as jnp
 from core.scipy import fft
 from core.scipy.errors import ModeError, UnsupportedOptionError
 from tests.core.scipy.fft_answers import RESULTS
@@ -63,3 +66,13 @@ def test_errors():
         fft.idctn(X, norm="forward")
     with pytest.raises(ValueError, match="at most x.ndim"):
         fft.dctn(X, s=[2, 2, 2])
+
+
+@pytest.mark.parametrize(
+    "f, axes, shown",
+    [(fft.dctn, (0, 0), "(0, 0)"), (fft.dctn, (0, -2), "(0, 0)"), (fft.idctn, (1, -1), "(1, 1)")],
+)
+def test_repeated_axes_are_refused(f, axes, shown):
+    # JAX 0.10.2: ValueError "repeated axis: (0, 0)" (the axes made non-negative), for idctn too
+    with pytest.raises(ValueError, match=rf"^repeated axis: {re.escape(shown)}"):
+        f(jnp.ones((2, 3)), axes=axes)

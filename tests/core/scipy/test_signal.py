@@ -128,3 +128,12 @@ def test_grads_and_jit():
         check_grads(lambda y: integrate.trapezoid(y, dx=0.5), (x,), order=1)
     got = core.jit(signal.convolve2d)(A[0], K[0])
     np.testing.assert_allclose(got, ssig.convolve2d(A[0], K[0]), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("args, pos", [(([1.0, 2.0], [1.0, 0.5]), 0), ((np.ones(2), [1.0]), 1)])
+def test_fftconvolve_refuses_lists(args, pos):
+    # JAX 0.10.2: TypeError "fftconvolve requires ndarray or scalar arguments, got <class
+    # 'list'> at position 0."
+    first = "fftconvolve requires ndarray or scalar arguments, got <class 'list'> at position"
+    with pytest.raises(TypeError, match=f"^{first} {pos}\\."):
+        signal.fftconvolve(*args)

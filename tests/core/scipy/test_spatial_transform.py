@@ -117,3 +117,18 @@ def test_quaternions_are_strongly_typed():
     for seq, angles in (("xy", np.array([1, 2])), ("x", 0.5)):
         quat = R.from_euler(seq, angles).as_quat()
         assert quat.dtype == np.float32 and not quat.weak_type
+
+
+def test_composing_stacks_of_different_lengths_names_both_shapes():
+    # JAX 0.10.2: ValueError "Incompatible shapes for broadcasting: shapes=[(2,), (3,)]"
+    first = r"^Incompatible shapes for broadcasting: shapes=\[\(2,\), \(3,\)\]"
+    with pytest.raises(ValueError, match=first):
+        R.from_quat(np.ones((2, 4))) * R.from_quat(np.ones((3, 4)))
+
+
+def test_from_mrp_reads_the_first_three_entries():
+    # JAX 0.10.2: Rotation.from_mrp(jnp.ones((2, 4))).as_quat() -> [[0.4, 0.4, 0.4, -0.6]] * 2
+    # (its norm sums all four entries, its vector part takes the first three)
+    np.testing.assert_allclose(
+        R.from_mrp(np.ones((2, 4), np.float32)).as_quat(), [[0.4, 0.4, 0.4, -0.6]] * 2, rtol=1e-6
+    )

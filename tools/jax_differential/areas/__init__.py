@@ -60,6 +60,8 @@ NAMES = (
     "uncovered_jnp",
     "uncovered_lax_scipy",
     "uncovered_optax_flax",
+    "scipy_usage",
+    "experimental_linalg",
 )
 
 
