@@ -29,7 +29,7 @@ _F32 = np.dtype(np.float32)
 
 
 def _rounding(dtype: np.dtype) -> CompilerPrimitive:
-    prim = CompilerPrimitive(f"round_{dtype.name}")
+    prim = CompilerPrimitive(f"round_{dtype.name}", elementwise=True)
     prim.def_abstract_eval(lambda x: x)
 
     @prim.def_impl

@@ -96,7 +96,7 @@ def threefry2x32(k0: Any, k1: Any, x0: Any, x1: Any) -> list[Any]:
 # ---------------------------------------------------------------------------------------------
 # bitcast_convert_type: same bits, another dtype of the same width
 
-bitcast_convert_type_p = Primitive("bitcast_convert_type")
+bitcast_convert_type_p = Primitive("bitcast_convert_type", elementwise=True)
 
 
 def _bitcast_abstract_eval(x, *, new_dtype):
