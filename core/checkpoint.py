@@ -264,7 +264,7 @@ def _jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy):
 
 def _batch(args, dims, *, jaxpr, axis_trace, **params):
     size = batching.batch_size(args, dims)
-    args = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    args = batching.batched_first(args, dims, size)
     batched = tuple(d is not None for d in dims)
     new, consts, out_b = batch_jaxpr(jaxpr, size, batched, False, axis_trace.axis_name)
     outs = remat_p.bind(*consts, *args, jaxpr=new, **params)
@@ -509,7 +509,7 @@ def _closed_call_jvp(primals, tangents, *, call_jaxpr):
 
 def _closed_call_batch(args, dims, *, call_jaxpr, axis_trace):
     size = batching.batch_size(args, dims)
-    args = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    args = batching.batched_first(args, dims, size)
     batched = tuple(d is not None for d in dims)
     new, consts, out_b = batch_jaxpr(call_jaxpr, size, batched, False, axis_trace.axis_name)
     outs = closed_call_p.bind(*consts, *args, call_jaxpr=new)

@@ -111,7 +111,7 @@ def _batch(args, dims, *, call_jaxpr, rule, num_consts, in_tree, out_tree, axis_
         )
         outs = run(*args)
         return outs, [0] * len(outs)
-    xs = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    xs = batching.batched_first(args, dims, size)
     in_batched = tree_util.tree_unflatten(in_tree, [d is not None for d in dims[num_consts:]])
     call_args = tree_util.tree_unflatten(in_tree, xs[num_consts:])
     out, out_batched = rule(size, list(in_batched), *call_args)

@@ -397,7 +397,7 @@ def _batch(args, dims, *, axis_trace=None, **params):
         ("shard_map_batch", batched, size, axis_name),
         lambda: batch_jaxpr(jaxpr, size, batched, True, axis_name),
     )
-    moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    moved = batching.batched_first(args, dims, size)
     outs = bind_body(
         new,
         [*consts, *moved],

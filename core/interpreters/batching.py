@@ -251,6 +251,12 @@ def moveaxis(x: Any, src: int | None, dst: int, size: int) -> Any:
     return ops.transpose(x, tuple(perm))
 
 
+def batched_first(args: Sequence[Any], dims: Sequence[int | None], size: int) -> list[Any]:
+    """The batched operands of a batch rule with their batch axis (of `size`) moved to the
+    front; the unbatched ones as they are."""
+    return [a if d is None else moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+
+
 def bdim_at_front(x: Any, dim: int | None, size: int) -> Any:
     return moveaxis(x, dim, 0, size)
 

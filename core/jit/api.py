@@ -237,7 +237,7 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
     size = batching.batch_size(args, dims)
     axis_name = axis_name_of(axis_trace)
     batched = tuple(d is not None for d in dims)
-    moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    moved = batching.batched_first(args, dims, size)
     # as JAX's pjit batching: an output computed from unbatched inputs only stays unbatched
     # (jacfwd's primal output of a jitted function, vmap's out_axes=None)
     new, consts, out_b = _derived_jaxprs.batch_jaxpr(jaxpr, size, batched, False, axis_name)

@@ -24,7 +24,7 @@ from core.api import linearize
 from core.api_extras import linear_transpose
 from core.backends.numpy import run_jaxpr
 from core.custom_derivatives import custom_jvp
-from core.interpreters.batching import batch_size, bdim_at_front
+from core.interpreters.batching import batch_size, batched_first, bdim_at_front
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims import elementwise as ew
@@ -238,7 +238,7 @@ def _linear_solve_transpose(cts, *args, const_lengths, jaxprs, call_jaxpr):
 
 def _linear_solve_batch(args, dims, *, const_lengths, jaxprs, call_jaxpr, axis_trace):
     size = batch_size(args, dims)
-    args = [a if d is None else bdim_at_front(a, d, size) for a, d in zip(args, dims)]
+    args = batched_first(args, dims, size)
     dims = [None if d is None else 0 for d in dims]
     consts, b = _split(args, const_lengths)
     cdims, _ = _split(dims, const_lengths)

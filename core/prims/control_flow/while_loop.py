@@ -176,7 +176,7 @@ def _while_batch(
     if pred_b:
         b_carry = [True] * len(b_carry)
     _, _, d_carry = split_list(dims, [cond_nconsts, body_nconsts])
-    moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    moved = batching.batched_first(args, dims, size)
     cc, bc, _ = split_list(moved, [cond_nconsts, body_nconsts])
     carry = [
         batching.moveaxis(c, d, 0, size) if bb else c
