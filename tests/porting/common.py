@@ -103,6 +103,19 @@ MODEL_GROUPS = {
         "sac_td3_control",
         "word2vec_negative_sampling",
     ),
+    # JAX-only scientific programs (session 36)
+    "scientific_computing": (
+        "black_scholes_greeks",
+        "hmm_baum_welch",
+        "ising_potts_mcmc",
+        "lennard_jones_md",
+        "levenberg_marquardt",
+        "linear_dynamics_lyapunov",
+        "matrix_factorization",
+        "neural_tangent_kernel",
+        "particle_filter",
+        "spectral_heat_poisson",
+    ),
 }
 
 
