@@ -95,12 +95,17 @@ MODEL_GROUPS = {
     ),
     "model_families": (
         "mobilenet_v2",
+        "performer_linear_attention",
+        "set_transformer",
         "swin_window_attention",
         "t5_beam_search",
     ),
     "structured_models": (
         "crf_sequence_tagger",
+        "decision_transformer",
+        "neural_cellular_automata",
         "sac_td3_control",
+        "siren_hypernetwork",
         "word2vec_negative_sampling",
     ),
     # JAX-only scientific programs (session 36)

@@ -1,6 +1,7 @@
-"""Structured and reinforcement-learning models written as JAX/Flax/Optax users write them (a
-linear-chain CRF with Viterbi decoding, soft actor-critic and TD3, word2vec with negative
-sampling, and the like), ported by rewriting their imports only, give JAX's, Flax's and Optax's
+"""Structured, implicit and reinforcement-learning models written as JAX/Flax/Optax users write
+them (a linear-chain CRF with Viterbi decoding, soft actor-critic and TD3, a decision
+transformer, word2vec with negative sampling, SIREN and a hypernetwork, a neural cellular
+automaton), ported by rewriting their imports only, give JAX's, Flax's and Optax's
 numbers against `answers/` (`checks.py` runs and compares; the programs are in `programs/`,
 grouped in `common.MODEL_GROUPS`)."""
 
