@@ -160,6 +160,44 @@ def test_consecutive_folded_psums_meet_once(split_small, monkeypatch):
         np.testing.assert_array_equal(a, b)
 
 
+def test_a_device_failing_before_handing_its_gradient_over(split_small, monkeypatch):
+    """Device 1 fails before the folded psums: the call raises its error (not the broken
+    barrier device 0's update meets without device 1's gradient), nobody hangs, and the next
+    call runs."""
+    monkeypatch.setattr(wrappers, "PACK_MAX", 1 << 14)
+    calls, taken = [], []
+    make, take = shared_work._make, communicator.take_handed
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+    monkeypatch.setattr(communicator, "take_handed", lambda *a: taken.append(take(*a)) or taken[-1])
+
+    def fail_on_1(i):
+        if int(i) == 1:
+            raise RuntimeError("device 1 failed")
+        return np.ones((), np.float32)
+
+    def step(params, x, fail):
+        one = core.pure_callback(fail_on_1, core.ShapeDtypeStruct((), np.float32), fail)
+        loss = lambda p: core.numpy.tanh(core.numpy.tanh(x @ p[0]) @ p[1]).sum() * one  # noqa: E731
+        grads = lax.pmean(core.grad(loss)(params), "i")
+        return tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)
+
+    devices = core.local_devices()[:2]
+    rng = np.random.default_rng(3)
+    params = tuple(rng.normal(size=s).astype(np.float32) / 10 for s in ((128, 160), (160, 128)))
+    params = jax_utils.replicate(params, devices)
+    x = rng.normal(size=(2, 4, 128)).astype(np.float32)
+    pstep = core.pmap(step, axis_name="i", devices=devices)
+    fine = pstep(params, x, np.zeros(2, np.int32))
+    fine[0].block_until_ready()
+    del taken[:]
+    with pytest.raises(RuntimeError, match="device 1 failed"):
+        np.asarray(pstep(params, x, np.arange(2, dtype=np.int32))[0])
+    assert len(calls[-1].folded) == 2 and None in taken
+    again = pstep(params, x, np.zeros(2, np.int32))
+    for a, b in zip(tree_util.tree_leaves(again), tree_util.tree_leaves(fine)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
 def test_mapped_state_is_not_shared(split_small):
     """Per-device parameters (not one buffer) keep every kernel on every device."""
     devices = core.local_devices()[:2]
