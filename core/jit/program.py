@@ -226,10 +226,26 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     call.kernels = infos
     call.extra = [extra for _, _, extra in built]
     call.program, call.driver = program, driver  # `core/parallel/shared_work.py` reads them
+    call.compile_jaxpr = compile_jaxpr  # and compiles its kernels with it
     call.unpack = unpack  # host loops call `unpack(driver(...))` on arguments as kernels take them
     if not whole:
         call.variant = functools.partial(_variant, program, driver, unpack, dtypes)
     return call
+
+
+def compile_jaxpr(jaxpr: Jaxpr, name: str) -> Callable[..., list[np.ndarray]]:
+    """Compiles `jaxpr` (no constvars) as a program of one kernel (`compile_program`'s
+    driver); `core/parallel/shared_work.py` reaches it through a driver's `compile_jaxpr`, since
+    `core.parallel` loads no numba at `import core`.
+
+    Args:
+      jaxpr: the kernel's equations, its inputs and outputs.
+      name: the program's name in messages.
+
+    Returns:
+      The driver, as `compile_program` returns it.
+    """
+    return compile_program(partition.Program(jaxpr.invars, [jaxpr], list(jaxpr.outvars)), name)
 
 
 def _after_first_run(driver: Callable, start: Callable[[], None], last: str | None) -> Callable:

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from core.ir import Eqn, Jaxpr, Var
+from core.jit.packing import unpack_exprs
 from core.parallel import communicator
 from core.prims.elementwise import add_p
 
@@ -124,7 +125,14 @@ class Plan:
         self.chained = _chained(program)
         self.folded = _folds(program, owner) if FOLD else {}
         folding = {
-            u: _Fold(p, size, program.kernels[u], program.kernels[p].outvars[0], exe.extra[u])
+            u: _Fold(
+                p,
+                size,
+                program.kernels[u],
+                program.kernels[p].outvars[0],
+                exe.extra[u],
+                exe.compile_jaxpr,
+            )
             for p, u in self.folded.items()
         }
         self.programs = []
@@ -175,8 +183,6 @@ def _folds(program: Any, owner: dict[int, int]) -> dict[int, int]:
     devices' operands inside the update (`_Fold`) instead of reading the psum's result, and no
     device computes the psum (`communicator.hand_over`): the psum's result is neither written
     nor read, two of the four passes over the gradients the exchange and the update made."""
-    from core.jit import codegen  # noqa: PLC0415 (numba: not at `import core`)
-
     kernels = program.kernels
     readers: dict[Var, list[int]] = {}
     for k, kj in enumerate(kernels):
@@ -206,7 +212,7 @@ def _folds(program: Any, owner: dict[int, int]) -> dict[int, int]:
             u in owner
             and not update.constvars
             and update.invars.count(g) == 1
-            and codegen.unpack_exprs(update, False) == (n, [f"r{i}" for i in range(n)])
+            and unpack_exprs(update, False) == (n, [f"r{i}" for i in range(n)])
         ):
             folds[k] = u
     return folds
@@ -214,15 +220,16 @@ def _folds(program: Any, owner: dict[int, int]) -> dict[int, int]:
 
 class _Fold:
     """Shared kernel `update` called with the devices' operands of psum kernel `psum` (by rank,
-    `communicator.take_handed`) in place of the psum's result `g`: a kernel compiled from `update`
-    whose first equations sum them in rank order (`x0 + x1 + ...`, the exchange's order: the
-    same bits) and hand the sum to `update`'s equations. `extra`: the arrays the driver passes
-    `update` before its inputs (`program.compile_program`). Called as a variant's wrapper of
-    `update`, `fold(kernel, *args)`; without the operands (a device failed) it calls `kernel`."""
+        `communicator.take_handed`) in place of the psum's result `g`: a kernel compiled from `update`
+        whose first equations sum them in rank order (`x0 + x1 + ...`, the exchange's order: the
+        same bits) and hand the sum to `update`'s equations. `extra`: the arrays the driver passes
+        `update` before its inputs (`program.compile_program`); `compile_jaxpr`: the driver's
+    (`program.compile_jaxpr`). Called as a variant's wrapper of
+        `update`, `fold(kernel, *args)`; without the operands (a device failed) it calls `kernel`."""
 
-    def __init__(self, psum: int, size: int, update: Jaxpr, g: Var, extra: list):
-        from core.jit import partition, program  # noqa: PLC0415 (numba: not at `import core`)
-
+    def __init__(
+        self, psum: int, size: int, update: Jaxpr, g: Var, extra: list, compile_jaxpr: Callable
+    ):
         self.psum, self.size, self.shape = psum, size, g.aval.shape
         self.skip = len(extra)  # the driver's arguments of `update` before its inputs
         self.at = self.skip + update.invars.index(g)  # where it passes `g`
@@ -235,9 +242,7 @@ class _Fold:
         at = update.invars.index(g)
         invars = [*update.invars[:at], *xs, *update.invars[at + 1 :]]
         jaxpr = Jaxpr([], invars, eqns + update.eqns, update.outvars)
-        self.kernel = program.compile_program(
-            partition.Program(invars, [jaxpr], list(update.outvars)), "psum_into_update"
-        )
+        self.kernel = compile_jaxpr(jaxpr, "psum_into_update")
 
     def __call__(self, kernel: Callable, *args: Any) -> Any:
         xs = communicator.take_handed(self.psum, self.size)
