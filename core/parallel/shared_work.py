@@ -220,12 +220,12 @@ def _folds(program: Any, owner: dict[int, int]) -> dict[int, int]:
 
 class _Fold:
     """Shared kernel `update` called with the devices' operands of psum kernel `psum` (by rank,
-        `communicator.take_handed`) in place of the psum's result `g`: a kernel compiled from `update`
-        whose first equations sum them in rank order (`x0 + x1 + ...`, the exchange's order: the
-        same bits) and hand the sum to `update`'s equations. `extra`: the arrays the driver passes
-        `update` before its inputs (`program.compile_program`); `compile_jaxpr`: the driver's
-    (`program.compile_jaxpr`). Called as a variant's wrapper of
-        `update`, `fold(kernel, *args)`; without the operands (a device failed) it calls `kernel`."""
+    `communicator.take_handed`) in place of the psum's result `g`: a kernel compiled from
+    `update` whose first equations sum them in rank order (`x0 + x1 + ...`, the exchange's
+    order: the same bits) and hand the sum to `update`'s equations. `extra`: the arrays the
+    driver passes `update` before its inputs (`program.compile_program`); `compile_jaxpr`: the
+    driver's (`program.compile_jaxpr`). Called as a variant's wrapper of `update`,
+    `fold(kernel, *args)`; without the operands (a device failed) it calls `kernel`."""
 
     def __init__(
         self, psum: int, size: int, update: Jaxpr, g: Var, extra: list, compile_jaxpr: Callable
