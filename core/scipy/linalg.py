@@ -1217,24 +1217,25 @@ def eigh_tridiagonal(
     iteration; the eigenvalues agree to rounding, eigenvectors up to sign).
 
     Args:
-      d: `(n,)` diagonal (float32 or float64).
-      e: `(n - 1,)` off-diagonal, `d`'s dtype.
+      d: `(n,)` diagonal (float32, float64, or complex: its real part is read).
+      e: `(n - 1,)` off-diagonal (above the diagonal; its conjugate below), `d`'s dtype.
       eigvals_only: only the eigenvalues.
       select: "a" (all) or "i" (indices `select_range[0]` to `select_range[1]`, inclusive).
       select_range: the index range for `select="i"`.
-      tol: ignored (the dense solver is accurate to rounding).
+      tol: the eigenvalues' absolute tolerance: None (rounding: the dense solver's values),
+        or a coarser one, where they are bisected until known to it, as JAX's.
       key: ignored (no random starting vectors are needed).
 
     Returns:
       The ascending eigenvalues, or `(eigenvalues, eigenvectors)` (vectors in columns).
     """
-    del tol, key
+    del key
     d, e = jnp.asarray(d), jnp.asarray(e)
     if d.dtype != e.dtype:
         raise TypeError(
             f"diagonal and off-diagonal values must have same dtype, got {d.dtype} and {e.dtype}"
         )
-    if d.dtype not in (np.float32, np.float64):
+    if d.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
         raise TypeError(
             "Only float32 and float64 inputs are supported as inputs to "
             f"jax.scipy.linalg.eigh_tridiagonal, got {d.dtype} and {e.dtype}"
@@ -1260,11 +1261,63 @@ def eigh_tridiagonal(
         raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented yet.")
     else:
         raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
-    a = jnp.diag(d) + jnp.diag(e, 1) + jnp.diag(e, -1)
+    # a complex pair is a Hermitian matrix: the diagonal's real part, `e` above, conj(e) below
+    a = jnp.diag(jnp.real(d)).astype(d.dtype) + jnp.diag(e, 1) + jnp.diag(jnp.conj(e), -1)
     w, v = jnp.linalg.eigh(a)
-    if eigvals_only:
-        return w[lo : hi + 1]
-    return w[lo : hi + 1], v[:, lo : hi + 1]
+    w, v = w[lo : hi + 1], v[:, lo : hi + 1]
+    if tol is not None and n > 1:
+        # a tolerance coarser than rounding: bisect as JAX does, stopping where it stops
+        w = _bisected_eigenvalues(jnp.real(d), jnp.abs(e), np.arange(lo, hi + 1), tol)
+    return w if eigvals_only else (w, v)
+
+
+def _sturm_count(d: Any, e_sq: Any, x: Any, pivmin: Any, first_pivot: Any) -> Any:
+    """How many eigenvalues of the tridiagonal matrix (diagonal `d`, squared off-diagonal
+    `e_sq`) lie below each shift `x`: the negative pivots of `T - x I`'s LDL^T recurrence, each
+    pivot kept at least `pivmin` away from zero (a zero first pivot becomes `first_pivot`)."""
+    q = d[0] - x
+    count = (q < 0).astype(np.int32)
+    q = jnp.where(d[0] == x, first_pivot, q)
+
+    def step(i: Any, carry: tuple) -> tuple:
+        q, count = carry
+        q = d[i] - e_sq[i - 1] / q - x
+        small = q <= pivmin
+        return jnp.where(small, jnp.minimum(q, -pivmin), q), count + small.astype(np.int32)
+
+    return lax.fori_loop(1, d.shape[0], step, (q, count))[1]
+
+
+def _bisected_eigenvalues(d: Any, e_abs: Any, targets: np.ndarray, tol: float) -> Any:
+    """The eigenvalues numbered `targets` (ascending) by parallel bisection of Sturm counts
+    from a slightly widened Gershgorin interval, halving until every interval is narrower than
+    `max(tol, eps * norm)` or the mantissa's bits are used up (JAX's stopping rule)."""
+    info = np.finfo(d.dtype)
+    e_sq = e_abs * e_abs
+    radius = jnp.concatenate([e_abs[:1], e_abs[:-1] + e_abs[1:], e_abs[-1:]])
+    top, bottom = jnp.max(d + radius), jnp.min(d - radius)
+    norm = jnp.maximum(jnp.abs(bottom), jnp.abs(top))
+    safe_min = max(1 / info.max, (1 + info.eps) * info.tiny)
+    pivmin = (safe_min * jnp.maximum(1, jnp.max(e_sq))).astype(d.dtype)
+    first_pivot = jnp.square(info.eps * e_abs[0])
+    width = jnp.maximum(tol, info.eps * norm)
+    widen = d.shape[0] * 2.1 * info.eps * norm
+    shape = targets.shape
+    lower = jnp.broadcast_to(bottom - widen - 4.2 * pivmin, shape)
+    upper = jnp.broadcast_to(top + widen + 2.1 * pivmin, shape)
+
+    def going(state: tuple) -> Any:
+        i, lower, _, upper = state
+        return (i < info.nmant + 1) & (width < jnp.max(upper - lower))
+
+    def halve(state: tuple) -> tuple:
+        i, lower, mid, upper = state
+        below = _sturm_count(d, e_sq, mid, pivmin, first_pivot) <= targets
+        lower, upper = jnp.where(below, mid, lower), jnp.where(below, upper, mid)
+        return i + 1, lower, 0.5 * (lower + upper), upper
+
+    start = (0, lower, 0.5 * (upper + lower), upper)
+    return lax.while_loop(going, halve, start)[2]
 
 
 def qr_multiply(

@@ -72,3 +72,56 @@ def test_schur_still_runs_under_jit_and_vmap():
     out = core.vmap(linalg.sqrtm)(jnp.stack([jnp.eye(2), 4 * jnp.eye(2)]))
     assert out.dtype == np.complex64
     np.testing.assert_allclose(out, [np.eye(2), 2 * np.eye(2)], atol=1e-6)
+
+
+def test_eigh_tridiagonal_of_a_hermitian_pair():
+    # JAX 0.10.2: complex d (its real part read) and e: eigenvalues [1, 4] for d = [2 + 1j, 3],
+    # e = [1 + 1j] (float32), [0.6850935, 1.2598608, 4.055046] for d = [2, 3, 1],
+    # e = [1 + 1j, 0.5j]; a single complex entry gives its real part
+    w = linalg.eigh_tridiagonal(jnp.array([2 + 1j, 3.0]), jnp.array([1 + 1j]), eigvals_only=True)
+    assert w.dtype == np.float32
+    np.testing.assert_allclose(w, [1.0, 4.0], rtol=1e-6)
+    d, e = jnp.array([2.0, 3.0, 1.0], jnp.complex64), jnp.array([1.0 + 1j, 0.5j])
+    w, v = linalg.eigh_tridiagonal(d, e)
+    np.testing.assert_allclose(w, [0.6850935, 1.2598608, 4.055046], rtol=1e-5)
+    t = np.diag(np.real(d)) + np.diag(e, 1) + np.diag(np.conj(e), -1)
+    np.testing.assert_allclose(t @ v, v * w, atol=1e-5)  # eigenvectors up to a phase
+    one = linalg.eigh_tridiagonal(jnp.array([2.0], jnp.complex64), jnp.zeros(0, jnp.complex64))
+    np.testing.assert_allclose(one[0], [2.0])
+
+
+D3, E2 = jnp.array([2.0, 3.0, 4.0]), jnp.array([1.0, 0.5])
+
+
+# JAX 0.10.2's eigenvalues for a tolerance: bisection stops once every interval is narrower
+@pytest.mark.parametrize(
+    "args, kw, want",
+    [
+        ((D3, E2), dict(tol=1e-3), [1.3550389, 3.3528457, 4.291934]),
+        ((D3, E2), dict(tol=1e-1), [1.3554661, 3.3789077, 4.3085966]),
+        ((D3, E2), dict(tol=1e-9), [1.3550274, 3.3528597, 4.2921124]),
+        (
+            (jnp.array([1.0, 2.0, 3.0, 4.0, 5.0]), jnp.array([1.0, -1.0, 0.5, 2.0])),
+            dict(tol=0.01, select="i", select_range=(1, 3)),
+            [1.8901327, 2.471189, 3.783692],
+        ),
+        ((jnp.ones(3), jnp.zeros(2)), dict(tol=0.01), [1.0, 1.0, 1.0]),
+        (
+            (jnp.array([2.0, 3.0], jnp.complex64), jnp.array([1.0 + 1j])),
+            dict(tol=0.05),
+            [0.9895642, 4.010436],
+        ),
+    ],
+)
+def test_eigh_tridiagonal_tolerance(args, kw, want):
+    w = linalg.eigh_tridiagonal(*args, eigvals_only=True, **kw)
+    assert w.dtype == np.float32
+    np.testing.assert_allclose(w, want, rtol=2e-7, atol=1e-7)
+
+
+def test_eigh_tridiagonal_tolerance_with_vectors_and_jit():
+    # JAX 0.10.2: tol=1e-2 -> eigenvalues [1.3520482, 3.354982, 4.291507], eagerly and in jit
+    want = [1.3520482, 3.354982, 4.291507]
+    np.testing.assert_allclose(linalg.eigh_tridiagonal(D3, E2, tol=1e-2)[0], want, rtol=2e-7)
+    f = core.jit(lambda d: linalg.eigh_tridiagonal(d, E2, eigvals_only=True, tol=1e-2))
+    np.testing.assert_allclose(f(D3), want, rtol=2e-7)
