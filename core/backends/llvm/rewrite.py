@@ -23,6 +23,16 @@ stays in the kernel's source for `shells.py` to run (`_State`); a threaded one i
 `translate.THREADED_RANGE`, so such a kernel runs as a shell or, where it cannot, as numba's
 kernel of the source it was generated as (`threaded_steps`, `core/jit/codegen.py`).
 
+Two constructs of the rules are written in the translator's language first. Element accesses
+`a[i, j, k]` (argmax/argmin's, the cumulative reductions', the FFT's copies, a sort's gathers)
+become `rt.ld(a, (i * n1 + j) * n2 + k)` and `a[...] = v` `rt.st(a, flat, v)`, where `a` has
+one dimension or a shape the rewrite saw it made with (`rt.empty/full/reshape/copy`, of names
+not assigned since: `_Names.shapes`), in nests and in the kernel's own statements alike
+(`_flattened`). A sort's loop over rows (`np.arange` and `np.argsort(..., kind='mergesort')`
+per key) becomes the allocation of its permutation and workspace and a nest that sorts the
+permutation by a stable merge sort written out in the language (`_sorting`, `_ARGSORT`): a
+stable sort has one result, so the bits are numba's mergesort's.
+
 A loop the rewrite leaves to numba is noted with the translator's reason (`why_not`: the
 compile log prints it, `config.log_compiles`).
 
@@ -36,6 +46,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import re
 
 import numpy as np
@@ -131,15 +142,17 @@ def _rewrite(source: str, arg_types) -> tuple[str, str | None]:
     for st in state.threaded:  # a threaded step loop: spelled as the nests spell theirs
         line = lines[st.lineno - 1]
         lines[st.lineno - 1] = line.replace(" prange(", f" {translate.THREADED_RANGE}(", 1)
-    for st, k in sorted(state.calls, key=lambda c: -c[0].lineno):
+    edits = [(st, [ast.unparse(new)]) for st, new in state.edits]
+    for st, k in state.calls:
         _, params, _, outputs = state.spec[k]
         args = [name for name, *_ in params]
         tup = f"({', '.join(args)},)" if len(args) == 1 else f"({', '.join(args)})"
         call = f"_ln{k}({tup})"
         if outputs:
             call = f"{''.join(n + ', ' for n, _ in outputs)}= {call}"
-        indent = " " * st.col_offset
-        lines[st.lineno - 1 : st.end_lineno] = [indent + call]
+        edits.append((st, [*state.before.get(k, []), call]))
+    for st, texts in sorted(edits, key=lambda e: -e[0].lineno):
+        lines[st.lineno - 1 : st.end_lineno] = [" " * st.col_offset + t for t in texts]
     text = "\n".join(lines)
     names = ", ".join(f"_ln{k}" for k in range(len(state.spec)))
     declare = (
@@ -162,13 +175,22 @@ class _NotStep(Exception):
 
 class _Names:
     """What the rewrite knows of the kernel's names at a point of its code: their types
-    (`env`), the buffer each array views (`roots`), the buffers the kernel allocated (`fresh`)
-    and, for an array a loop carries from one iteration to the next, every buffer it may view
-    there (`carried`)."""
+    (`env`), the buffer each array views (`roots`), the buffers the kernel allocated (`fresh`),
+    for an array a loop carries from one iteration to the next, every buffer it may view
+    there (`carried`), and the shape of each array made by `rt.empty/full/reshape/copy`
+    (`shapes`: its dimensions' expressions, of names not assigned since)."""
 
-    def __init__(self, env: dict, roots: dict, fresh: set, carried: dict | None = None):
+    def __init__(
+        self,
+        env: dict,
+        roots: dict,
+        fresh: set,
+        carried: dict | None = None,
+        shapes: dict | None = None,
+    ):
         self.env, self.roots, self.fresh = env, roots, fresh
         self.carried: dict[str, set] = carried if carried is not None else {}
+        self.shapes: dict[str, tuple] = shapes if shapes is not None else {}
 
     def buffers(self, name: str) -> set:
         """The buffers array `name` may view."""
@@ -195,6 +217,8 @@ class _State:
         self.spec: list = []
         self.modules: list = []
         self.calls: list = []  # (statement, nest index)
+        self.edits: list = []  # (statement, its element accesses flattened: `_flattened`)
+        self.before: dict = {}  # nest index -> the kernel's statements before its call
         self.threaded: list = []  # threaded step loops
         self.dry = False  # binding names only (`_step`'s first pass)
         self.why: str | None = None  # the first nest not lowered: its line and the reason
@@ -226,15 +250,22 @@ class _State:
                     continue
                 name = nests.symbol(self.key, len(self.spec))
                 module = ir.Module(name=name)
+                allocs, nest = _sorting(st) or ([], st)
+                for each in allocs:
+                    _bind(each, names)
                 try:
-                    lowered = _lower(st, names, later, vecmath, module, name)
+                    lowered = _lower(nest, names, later, vecmath, module, name)
                 except translate.Unsupported as e:
                     lowered, why = None, e
                 if lowered is not None:
                     self.modules.append(module)
                     self.calls.append((st, len(self.spec)))
+                    if allocs:
+                        self.before[len(self.spec)] = [ast.unparse(a) for a in allocs]
                     self.spec.append(lowered)
                     continue
+                for each in allocs:
+                    _forget(each.targets[0].id, names)
                 if self._step(st, names, later, threaded):
                     continue
                 self.why = self.why or f"{ast.unparse(st).splitlines()[0][:50]}...: {why}"
@@ -245,7 +276,10 @@ class _State:
             elif not top and not isinstance(st, (ast.Assign, ast.Expr)) and not _breaks(st):
                 raise _NotStep
             for each in parts:
-                _bind(each, names)
+                flat = _flattened(each, names, set(translate._names(each)[0]))
+                if flat is not each and not self.dry and not _nest(each):
+                    self.edits.append((each, flat))
+                _bind(flat, names)
         return True
 
     def _step(self, st: ast.For, names: _Names, later: list, threaded: bool) -> bool:
@@ -262,11 +296,11 @@ class _State:
         before = {n: names.env[n] for n in assigned if n in names.env}
         if threaded and before:  # its iterations are independent: nothing carried
             return False
-        marks = len(self.spec), len(self.calls), len(self.threaded)
+        marks = len(self.spec), len(self.calls), len(self.threaded), len(self.edits)
         try:
             # first pass: which buffers the carried arrays are bound to in the loop
             env, roots, fresh = dict(names.env), dict(names.roots), set(names.fresh)
-            loop_names = _Names(env, roots, fresh, dict(names.carried))
+            loop_names = _Names(env, roots, fresh, dict(names.carried), dict(names.shapes))
             dry, self.dry = self.dry, True
             try:
                 self._enter(st, loop_names, names, before)
@@ -280,12 +314,14 @@ class _State:
                     carried[n] = (names.buffers(n) | loop_names.buffers(n)) - made
             # second pass: the nests, lowered
             env, roots, fresh = dict(names.env), dict(names.roots), set(names.fresh)
-            loop_names = _Names(env, roots, fresh, {**names.carried, **carried})
+            loop_names = _Names(env, roots, fresh, {**names.carried, **carried}, dict(names.shapes))
             self._enter(st, loop_names, names, before, carried)
             self.block(st.body, loop_names, [_uses(s) for s in st.body] + later)
         except _NotStep:
             del self.spec[marks[0] :], self.modules[marks[0] :]
-            del self.calls[marks[1] :], self.threaded[marks[2] :]
+            del self.calls[marks[1] :], self.threaded[marks[2] :], self.edits[marks[3] :]
+            for k in [k for k in self.before if k >= marks[0]]:
+                del self.before[k]
             return False
         if threaded:
             self.threaded.append(st)
@@ -306,6 +342,7 @@ class _State:
         int64, the names it assigns known only as they were before it (arrays read-only where
         any binding in the loop may be)."""
         assigned, _ = translate._names(st)
+        _unshape(assigned, loop)
         for n in assigned:
             if n not in before:
                 loop.env.pop(n, None)
@@ -408,6 +445,7 @@ def _lower(st, names: _Names, later, emitter, module, name):
     raises `translate.Unsupported` if it is not lowered (the environment as it was)."""
     env = names.env
     assigned, _ = translate._names(st)
+    st = _flattened(st, names, set(assigned))
     outputs = [n for n in assigned if _live(n, later)]
     nest = translate.Nest(st, env, outputs, emitter)
     written = {  # by stores, or by LAPACK through a pointer
@@ -433,6 +471,7 @@ def _lower(st, names: _Names, later, emitter, module, name):
     outs = tuple((n, str(np.dtype(str(nest.types[n])))) for n in outputs)
     for n in assigned:
         env.pop(n, None)
+    _unshape(assigned, names)
     for n in outputs:
         env[n] = nest.types[n]
     text = ast.unparse(st)
@@ -524,12 +563,15 @@ def _bind(st: ast.stmt, names: _Names) -> None:
         if isinstance(target, ast.Name):
             name = target.id
             b = _value(value, names)
+            shape = _shape(value, names)
             _forget(name, names)
             if b is not None:
                 env[name], root, made = b
                 roots[name] = root or name
                 if made:
                     fresh.add(name)
+                if shape is not None and name not in shape[1]:
+                    names.shapes[name] = shape
             return
     for node in translate.walk(st):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -541,6 +583,224 @@ def _forget(name: str, names: _Names) -> None:
     names.roots[name] = name
     names.fresh.discard(name)
     names.carried.pop(name, None)
+    _unshape([name], names)
+
+
+def _unshape(assigned, names: _Names) -> None:
+    """Forgets the shapes of arrays named in `assigned` and those that read a name in it."""
+    gone = set(assigned)
+    for array, (_, reads) in list(names.shapes.items()):
+        if array in gone or reads & gone:
+            del names.shapes[array]
+
+
+def _shape(value: ast.AST, names: _Names) -> tuple | None:
+    """The shape of the array `value` makes (`rt.empty/full((dims), ...)`, `rt.reshape(a,
+    (dims))`, `rt.copy(a)` of an array of known shape) and the names it reads, or None."""
+    fn = _call_name(value)
+    if fn in ("rt.empty", "rt.full", "rt.reshape"):
+        dims = value.args[0 if fn != "rt.reshape" else 1]
+        if not isinstance(dims, ast.Tuple):
+            return None
+        reads = {n.id for d in dims.elts for n in translate.walk(d) if isinstance(n, ast.Name)}
+        return tuple(dims.elts), frozenset(reads)
+    if fn == "rt.copy" and isinstance(value.args[0], ast.Name):
+        return names.shapes.get(value.args[0].id)
+    return None
+
+
+def _flattened(st: ast.stmt, names: _Names, assigned: set) -> ast.stmt:
+    """Nest `st` with its element accesses `a[i, j, ...]` (every index, an array of known shape,
+    `_Names.shapes`, or of one dimension) written as the translator's flat ones: `rt.ld(a, (i *
+    n1 + j) * n2 + ...)`, `a[...] = v` as `rt.st(a, flat, v)` (numba's getitem and setitem on a
+    C-contiguous array: the same element, the value cast to its dtype alike). A constant
+    negative index (numba's from the end) is left as it is. `st` itself if it has none."""
+    if not any(
+        isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Name)
+        and isinstance(names.env.get(n.value.id), types.Array)
+        for n in translate.walk(st)
+    ):
+        return st
+    return _Flatten(names, assigned).visit(copy.deepcopy(st))
+
+
+class _Flatten(ast.NodeTransformer):
+    """`_flattened`'s rewriting of the element accesses of a nest."""
+
+    def __init__(self, names: _Names, assigned: set):
+        self.names, self.assigned = names, assigned
+
+    def flat(self, node: ast.Subscript) -> ast.expr | None:
+        """The flat offset of element access `node`, or None if it is not one."""
+        array = node.value
+        arr = self.names.env.get(array.id) if isinstance(array, ast.Name) else None
+        if not isinstance(arr, types.Array):
+            return None
+        index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(index) != arr.ndim or any(map(_from_end, index)):
+            return None
+        index = [self.visit(i) for i in index]
+        if arr.ndim == 1:
+            return index[0]
+        shape, reads = self.names.shapes.get(array.id, ((), frozenset()))
+        if len(shape) != arr.ndim or reads & self.assigned:
+            return None
+        offset = index[0]
+        for dim, i in zip(shape[1:], index[1:]):
+            if not (isinstance(dim, ast.Constant) and dim.value == 1):
+                offset = ast.BinOp(offset, ast.Mult(), copy.deepcopy(dim))
+            offset = ast.BinOp(offset, ast.Add(), i)
+        return offset
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        offset = self.flat(node) if isinstance(node.ctx, ast.Load) else None
+        if offset is None:
+            return self.generic_visit(node)
+        return _rt_call("ld", [ast.Name(node.value.id, ast.Load()), offset])
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        target = node.targets[0]
+        offset = None
+        if len(node.targets) == 1 and isinstance(target, ast.Subscript):
+            offset = self.flat(target)
+        if offset is None:
+            return self.generic_visit(node)
+        value = self.visit(node.value)
+        store = _rt_call("st", [ast.Name(target.value.id, ast.Load()), offset, value])
+        return ast.copy_location(ast.Expr(store), node)
+
+
+# A stable argsort of a row's permutation `{p}` by keys `{key}` (a row of a sort's operand,
+# `core/backends/numba/rules/sorting.py`) in the kernel language, with workspace `{w}` of the
+# row's length `{n}`: runs of 16 by insertion, then runs merged pairwise, doubling (the left run
+# copied to the workspace, taken on ties). A stable sort leaves one order, the one numba's
+# mergesort leaves (`numba/misc/mergesort.py`: insertion below 21, halves merged) with its `<`
+# (`{lt}`: numba's `lt_floats` puts NaNs last; plain `<` for integers).
+_ARGSORT = """
+lo{s} = 0
+while lo{s} < {n}:
+    hi{s} = min(lo{s} + 16, {n})
+    for i{s} in range(lo{s} + 1, hi{s}):
+        v{s} = rt.ld({p}, i{s})
+        kv{s} = {key_v}
+        j{s} = i{s}
+        while j{s} > lo{s}:
+            u{s} = rt.ld({p}, j{s} - 1)
+            ku{s} = {key_u}
+            if {lt_vu}:
+                rt.st({p}, j{s}, u{s})
+                j{s} = j{s} - 1
+            else:
+                break
+        rt.st({p}, j{s}, v{s})
+    lo{s} = hi{s}
+w{s} = 16
+while w{s} < {n}:
+    lo{s} = 0
+    while lo{s} < {n} - w{s}:
+        mid{s} = lo{s} + w{s}
+        hi{s} = min(mid{s} + w{s}, {n})
+        for t{s} in range(lo{s}, mid{s}):
+            rt.st({w}, t{s} - lo{s}, rt.ld({p}, t{s}))
+        i{s} = 0
+        j{s} = mid{s}
+        k{s} = lo{s}
+        while (i{s} < w{s}) & (j{s} < hi{s}):
+            a{s} = rt.ld({w}, i{s})
+            b{s} = rt.ld({p}, j{s})
+            ka{s} = {key_a}
+            kb{s} = {key_b}
+            if {lt_ba}:
+                rt.st({p}, k{s}, b{s})
+                j{s} = j{s} + 1
+            else:
+                rt.st({p}, k{s}, a{s})
+                i{s} = i{s} + 1
+            k{s} = k{s} + 1
+        while i{s} < w{s}:
+            rt.st({p}, k{s}, rt.ld({w}, i{s}))
+            i{s} = i{s} + 1
+            k{s} = k{s} + 1
+        lo{s} = lo{s} + 2 * w{s}
+    w{s} = w{s} * 2
+"""
+
+
+def _sorting(st: ast.stmt) -> tuple[list, ast.For] | None:
+    """A sort's loop over rows (`core/backends/numba/rules/sorting.py`: per row, `perm =
+    np.arange(n)`, then for each key `perm = perm[np.argsort(key[r][perm], kind='mergesort')]`,
+    then a loop gathering the operands' rows by `perm[j]`) as the kernel language: the
+    allocations of `perm` and its workspace (int64, the row's length), and the loop with each
+    argsort written out (`_ARGSORT`); None if `st` is not one."""
+    body = st.body if isinstance(st, ast.For) and isinstance(st.target, ast.Name) else []
+    if len(body) < 3 or not isinstance(body[-1], ast.For):
+        return None
+    first = body[0]
+    if not (
+        isinstance(first, ast.Assign)
+        and isinstance(first.targets[0], ast.Name)
+        and _call_name(first.value) == "np.arange"
+        and len(first.value.args) == 1
+    ):
+        return None
+    perm, n, r = first.targets[0].id, first.value.args[0], st.target.id
+    if any(isinstance(x, ast.Name) and x.id in (perm, r) for x in translate.walk(n)):
+        return None
+    keys = []
+    for line in body[1:-1]:
+        text = ast.unparse(line)
+        m = re.fullmatch(
+            rf"{perm} = {perm}\[np\.argsort\((\w+)\[{r}\]\[{perm}\](\.real|\.imag)?, "
+            r"kind='mergesort'\)\]",
+            text,
+        )
+        if m is None:
+            return None
+        keys.append((m.group(1), m.group(2) or ""))
+    work, size = f"{perm}_w", ast.unparse(n)
+    allocs = [ast.parse(f"{x} = rt.empty(({size},), np.int64)").body[0] for x in (perm, work)]
+    lines = [f"for {r} in {ast.unparse(st.iter)}:", f"    for {perm}_j in range({size}):"]
+    lines.append(f"        rt.st({perm}, {perm}_j, {perm}_j)")
+    for k, (key, part) in enumerate(keys):
+        s = f"_{perm}_{k}"
+
+        def at(i, key=key, part=part):
+            return f"{key}[{r}, {i}]{part}"
+
+        def lt(a, b):  # numba's lt_floats (a plain `<` where no NaN)
+            return f"(({a} < {b}) | (({b} != {b}) & ({a} == {a})))"
+
+        text = _ARGSORT.format(
+            s=s,
+            n=size,
+            p=perm,
+            w=work,
+            key_v=at(f"v{s}"),
+            key_u=at(f"u{s}"),
+            key_a=at(f"a{s}"),
+            key_b=at(f"b{s}"),
+            lt_vu=lt(f"kv{s}", f"ku{s}"),
+            lt_ba=lt(f"kb{s}", f"ka{s}"),
+        )
+        lines += ["    " + line for line in text.strip("\n").split("\n")]
+    loop = ast.parse("\n".join(lines)).body[0]
+    loop.body.append(copy.deepcopy(body[-1]))
+    return allocs, loop
+
+
+def _rt_call(fn: str, args: list) -> ast.Call:
+    return ast.Call(ast.Attribute(ast.Name("rt", ast.Load()), fn, ast.Load()), args, [])
+
+
+def _from_end(index: ast.AST) -> bool:
+    """Whether `index` is a negative constant (an element counted from the end) or a slice."""
+    if isinstance(index, ast.Slice):
+        return True
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        index = index.operand
+        return not (isinstance(index, ast.Constant) and index.value == 0)
+    return isinstance(index, ast.Constant) and (not isinstance(index.value, int) or index.value < 0)
 
 
 def _value(value: ast.AST, names: _Names) -> tuple | None:

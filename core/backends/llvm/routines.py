@@ -31,8 +31,9 @@ The language is the library's numba code, whatever of it this module knows:
                  `return` at the end, a tuple or a value)
 
 Anything else (a `return` in a loop, a `prange` reading arrays, an integer product, a complex
-dtype) raises `translate.Unsupported` and numba compiles the function as before (`entry.load`):
-the same source serves both, and a construct this module does not know never gives a wrong answer.
+dtype but for arrays only passed on to calls, `_passed_only`) raises `translate.Unsupported` and
+numba compiles the function as before (`entry.load`): the same source serves both, and a
+construct this module does not know never gives a wrong answer.
 
 The machine code is cached on disk like the lean nests (`nests.py`: numba's serialized object
 code in one verified file, written atomically; a damaged entry is compiled again), keyed by the
@@ -397,6 +398,23 @@ def _assign(targets: list[ast.expr], value: ast.expr) -> list[ast.stmt]:
     return first + [ast.Assign([t], ast.Name(n, ast.Load())) for t, n in zip(targets, temps)]
 
 
+def _passed_only(body: list) -> set[str]:
+    """The names `body` reads only as whole arguments of calls (a complex array that a batched
+    product hands to BLAS, `bgemm.strided_block`, or to the function running its parts): a
+    routine may take such arrays of a complex dtype, as it does no complex arithmetic."""
+    loads: dict[str, int] = {}
+    passed: dict[str, int] = {}
+    for st in body:
+        for node in translate.walk(st):
+            if isinstance(node, ast.Name):
+                loads[node.id] = loads.get(node.id, 0) + 1
+            elif isinstance(node, ast.Call):
+                for arg in node.args:
+                    if isinstance(arg, ast.Name):
+                        passed[arg.id] = passed.get(arg.id, 0) + 1
+    return {name for name, count in passed.items() if loads.get(name) == count}
+
+
 class Routine(translate.Nest):
     """A library function as one LLVM function of numba's calling convention.
 
@@ -415,9 +433,11 @@ class Routine(translate.Nest):
             raise translate.Unsupported(f"{fn.__name__} takes {len(params)} arguments")
         self.signature = tuple(signature)
         self.params = list(zip(params, signature))
+        passed = _passed_only(self.body)
         for name, ty in self.params:
             dtype = np.dtype(str(ty.dtype if isinstance(ty, types.Array) else ty))
-            if isinstance(translate.scalar_type(dtype), types.Complex):
+            complex_ = isinstance(translate.scalar_type(dtype), types.Complex)
+            if complex_ and not (isinstance(ty, types.Array) and name in passed):
                 raise translate.Unsupported(f"complex {name}")  # routines are real code
             self.env[name] = ty
         self.types: dict[str, types.Type] = {}

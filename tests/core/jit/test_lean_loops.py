@@ -3,6 +3,7 @@
 end: every kernel of the program is a shell (`core/backends/llvm/shells.py`), with numba's
 bits; what the shell translator does not lower stays numba's kernel, and says why."""
 
+import functools
 import logging
 import weakref
 
@@ -154,6 +155,82 @@ def test_small_loops_are_shells_with_numba_bits(name, monkeypatch):
             np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-7)
         else:
             np.testing.assert_array_equal(g, w)  # the same operations, LAPACK calls and flags
+
+
+# Rows with ties, NaNs and signed zeros, 1 to 40 long (sorts by insertion and by merges).
+ROWS = np.round(RNG.standard_normal((5, 40)) * 2).astype(np.float32)
+ROWS[0, ::7], ROWS[1, ::5], ROWS[2, 1::3] = np.nan, -0.0, np.nan
+LABELS = RNG.integers(0, 3, (5, 40)).astype(np.int32)
+
+
+def _scanned(body):
+    """A scan over `xs`' rows whose carry (a row's length) is `body(carry, x)`."""
+    return lambda xs: lax.scan(lambda c, x: (body(c, x), None), jnp.zeros(xs.shape[1]), xs)[0]
+
+
+def _sorted_rows(xs):
+    """numpy's stable sort of each row of `xs` after the carry's additions."""
+    c = np.zeros(xs.shape[1], xs.dtype)
+    for x in xs:
+        c = np.sort(np.float32(0.5) * c + x, kind="stable")
+    return c
+
+
+# Constructs whose nests the rewrite turns into the translator's (`core/backends/llvm/
+# rewrite.py`: element accesses of arrays of known shape flattened, a sort's argsorts written
+# out as a stable merge sort): each program's kernels are shells, with numba's bits and numpy's
+# values. name -> (function, arguments, numpy's result)
+CONSTRUCTS = {
+    "argmax_in_scan": (
+        lambda xs: lax.scan(lambda c, x: (c + jnp.argmax(x * c), None), 1, xs)[0],
+        (LABELS[:, :6],),
+        functools.reduce(lambda c, x: c + np.argmax(x * c), LABELS[:, :6], 1),
+    ),
+    "argmin_rows_nan": (lambda x: jnp.argmin(x, axis=1), (ROWS,), np.argmin(ROWS, axis=1)),
+    "argmax_columns_in_fori": (
+        lambda x: lax.fori_loop(0, 3, lambda i, c: c + jnp.argmax(x * i, axis=0), 0 * LABELS[0]),
+        (LABELS,),
+        sum(np.argmax(LABELS * i, axis=0) for i in range(3)),
+    ),
+    "cumsum_in_scan": (
+        _scanned(lambda c, x: jnp.cumsum(c * 0.5 + x) / 40),
+        (ROWS[3:],),
+        np.cumsum(np.cumsum(ROWS[3], dtype=np.float32) / 40 * 0.5 + ROWS[4]) / 40,
+    ),
+    "cumprod_reverse_int": (
+        lambda x: lax.cumprod(x + 1, axis=1, reverse=True),
+        (LABELS[:, :9],),
+        np.cumprod((LABELS[:, :9] + 1)[:, ::-1], axis=1)[:, ::-1],
+    ),
+    "sort_in_scan": (
+        _scanned(lambda c, x: jnp.sort(0.5 * c + x)),
+        (ROWS,),
+        _sorted_rows(ROWS),
+    ),
+    "argsort_rows": (
+        lambda x: jnp.argsort(x, axis=1, stable=True),
+        (ROWS[:, :17],),
+        np.argsort(ROWS[:, :17], axis=1, kind="stable"),
+    ),
+    "two_key_sort": (
+        lambda k, x: lax.sort((k, x), num_keys=2)[1],
+        (LABELS, ROWS),
+        np.stack([x[np.lexsort((x, k))] for k, x in zip(LABELS, ROWS)]),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTS))
+def test_loop_constructs_are_shells_with_numba_bits(name, monkeypatch):
+    f, args, expected = CONSTRUCTS[name]
+    want, plain = _run(f, args, False, monkeypatch)
+    got, infos = _run(f, args, True, monkeypatch)
+    assert not any(i.shell for i in plain)
+    assert infos and all(i.shell for i in infos)
+    (g,), (w,) = got, want
+    assert (g.shape, g.dtype) == (w.shape, w.dtype)
+    np.testing.assert_array_equal(g.reshape(-1).view(np.uint8), w.reshape(-1).view(np.uint8))
+    np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-7)  # XLA's order of cumsum
 
 
 def test_unsupported_loop_stays_numba_and_says_why(monkeypatch, caplog):

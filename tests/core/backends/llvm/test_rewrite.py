@@ -65,9 +65,6 @@ CASES = {
 }
 
 
-# Kernels whose nests index arrays with numba's own syntax (`o2[i, j] = p`, the rules of
-# argmax's and cumsum's loops): not the kernel language, so they stay numba code.
-NUMBA_NESTS = {"argmax", "cumsum"}
 # Float sums (`vm.radd`) over a loop: a lean nest folds them in the lanes of
 # `translate.LANES` (the same bits in both compile tiers), a numba kernel in the order LLVM's
 # vectorizer picks for its reassociable adds: within a few float32 ulps, not bit for bit.
@@ -96,7 +93,9 @@ def test_lean_equals_numba(name):
             np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-9)
         else:
             np.testing.assert_array_equal(g, w)  # bit for bit: the same operations, same flags
-    assert ("ln.load" in source) == (name not in NUMBA_NESTS)
+    # argmax's and cumsum's nests index arrays as numba does (`o2[i, j] = p`): flattened into
+    # `rt.ld`/`rt.st` by the rewrite, they are lowered too
+    assert "ln.load" in source
 
 
 @pytest.mark.parametrize(
@@ -139,14 +138,29 @@ def test_scalar_run_ends_with_its_last_store():
 
 
 def test_unsupported_nest_stays_numba():
-    """A nest calling what the translator does not lower (a sort's rows: numba's `np.argsort`)
-    keeps its loop in the kernel; the results are numba's."""
-    f = lambda x: (jnp.sort(x * x + 1.0, axis=1), x * 2.0)  # noqa: E731
+    """A nest calling what the translator does not lower (top_k's rows: numba's `np.argsort` of
+    a reversed row) keeps its loop in the kernel; the results are numba's."""
+    f = lambda x: (lax.top_k(x * x + 1.0, 3), x * 2.0)  # noqa: E731
     with core.enable_x64():
         want, _ = _run(f, (F64,), False)
         got, source = _run(f, (F64,), True)
     body = source.split("def kernel")[1]
     assert "np.argsort" in body and " in range(" in body
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_sort_rows_are_a_merge_sort_nest():
+    """A sort's rows (numba's `np.argsort(..., kind='mergesort')` per key) are written out as a
+    stable merge sort of the permutation (`rewrite._ARGSORT`): lowered, with numba's results."""
+    keys = np.floor(F64 * 2)
+    keys[0, ::3] = np.nan
+    f = lambda k, x: lax.sort((k, x * x + 1.0), num_keys=1)  # noqa: E731
+    with core.enable_x64():
+        want, _ = _run(f, (keys, F64), False)
+        got, source = _run(f, (keys, F64), True)
+    body = source.split("def kernel")[1]
+    assert "np.argsort" not in body and "rt.empty((n_" in body and "np.int64)" in body
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
 

@@ -112,11 +112,20 @@ def test_skinny_rows_functions_equal_numba(dtype, mkn):
     np.testing.assert_allclose(got, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-3)
 
 
-# (batch, m, k, n): one run in order; runs on the threads
+def _values(shape, dtype):
+    """Standard normal values of `dtype` (complex ones with an imaginary part too)."""
+    x = RNG.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.standard_normal(shape)
+    return x.astype(dtype)
+
+
+# (batch, m, k, n): one run in order; runs on the threads (complex ones: a batched product of
+# complex operands hands them to BLAS only, so its routines take complex arrays)
 BATCHED = [(3, 4, 5, 6), (64, 64, 32, 64), (40, 17, 9, 33)]
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
 @pytest.mark.parametrize("bmkn", BATCHED)
 @pytest.mark.parametrize("transposed", [(0, 0), (1, 0), (0, 1)])
 def test_gemm_batched_equals_numba(dtype, bmkn, transposed):
@@ -124,8 +133,8 @@ def test_gemm_batched_equals_numba(dtype, bmkn, transposed):
     assert all(_routine(n, code) for n in ("gemm_batched", "gemm_batched_run", "run_parts"))
     nb, m, k, n = bmkn
     tx, ty = transposed
-    x = RNG.standard_normal((nb, k, m) if tx else (nb, m, k)).astype(dtype)
-    y = RNG.standard_normal((nb, n, k) if ty else (nb, k, n)).astype(dtype)
+    x = _values((nb, k, m) if tx else (nb, m, k), dtype)
+    y = _values((nb, n, k) if ty else (nb, k, n), dtype)
     xo = np.arange(nb, dtype=np.int64) * m * k
     yo = np.arange(nb, dtype=np.int64) * k * n
     p = np.array([m, k, n, m if tx else k, k if ty else n, tx, ty], np.int64)
@@ -137,7 +146,7 @@ def test_gemm_batched_equals_numba(dtype, bmkn, transposed):
     np.testing.assert_array_equal(got, want)
     xs = np.swapaxes(x, 1, 2) if tx else x
     ys = np.swapaxes(y, 1, 2) if ty else y
-    ref = np.einsum("bmk,bkn->bmn", xs.astype(np.float64), ys)
+    ref = np.einsum("bmk,bkn->bmn", xs.astype(np.complex128), ys)
     np.testing.assert_allclose(got.reshape(nb, m, n), ref, rtol=1e-3, atol=1e-3)
 
 
