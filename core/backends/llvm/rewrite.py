@@ -76,15 +76,21 @@ def rewrite(source: str, arg_types) -> str:
     """
     memo = (source, tuple(arg_types))
     if memo not in _rewritten:
+        key, why = nests.key_of(memo), None
         new = _from_disk(memo)
         if new is None:
             with global_compiler_lock:  # numba's typing and target contexts
                 new, why = _rewrite(source, arg_types)
-            if why:
-                _why[new] = why
             with contextlib.suppress(OSError):
-                path = nests.cache_path(nests.key_of(memo), "rewrite")
+                if why:  # for the compile log of a later process (`why_not`)
+                    cache_files.write_verified(nests.cache_path(key, "why"), why.encode())
+                path = nests.cache_path(key, "rewrite")
                 cache_files.write_verified(path, b"" if new == source else new.encode())
+        else:
+            with contextlib.suppress(OSError, ValueError):  # none: every nest was lowered
+                why = cache_files.read_verified(nests.cache_path(key, "why")).decode()
+        if why:
+            _why[new] = why
         _rewritten[memo] = new
         if new != source:
             _originals[new] = source
@@ -109,8 +115,9 @@ def _from_disk(memo: tuple) -> str | None:
 
 
 def why_not(source: str) -> str | None:
-    """Why the first loop nest of kernel `source` (a rewrite's output, made in this process)
-    that stays numba code was not lowered: its line and the translator's reason."""
+    """Why the first loop nest of kernel `source` (a rewrite's output, made in this process or
+    read from the disk cache) that stays numba code was not lowered: its line and the
+    translator's reason."""
     return _why.get(source)
 
 
