@@ -157,6 +157,8 @@ def linalg_abstract_eval(
                 f"All inputs to {name} must have the same number of batch dimensions, but got "
                 f"{counts} batch dimensions for the inputs."
             )
+        # JAX's order: the whole shape rule, then the dtype rule
+        out = shape_rule(*(a.shape[n:] for a, n in zip(avals, counts)), **params)
         for i, a in enumerate(avals):
             if a.dtype.kind not in kinds:
                 raise TypeError(
@@ -168,7 +170,6 @@ def linalg_abstract_eval(
                 f"lax.{name} requires arguments to have the same dtypes, got "
                 f"{', '.join(str(a.dtype) for a in avals)}."
             )
-        out = shape_rule(*(a.shape[n:] for a, n in zip(avals, counts)), **params)
         return ShapedArray((*avals[0].shape[: counts[0]], *out), avals[0].dtype)
 
     return abstract_eval

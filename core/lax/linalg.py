@@ -287,23 +287,18 @@ def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
     return jnp.moveaxis(x, 0, -2)
 
 
-def _tridiagonal_solve_abstract_eval(dl, d, du, b, *, perturb_singular):
-    # JAX's shape rule and messages
-    if dl.shape != d.shape or dl.shape != du.shape:
+def _tridiagonal_solve_shape(dl, d, du, b, *, perturb_singular):
+    # JAX's core shape rule and messages (after its rank and batch checks)
+    if dl != d or dl != du:
         raise TypeError(
             "tridiagonal_solve requires that all diagonal arguments have the same shape."
         )
-    if dl.shape != b.shape[:-1]:
+    if dl != b[:-1]:
         raise TypeError(
             "tridiagonal_solve requires that the leading ndim-1 dimensions of b equal the "
             "dimensions of the diagonal arguments."
         )
-    if len({dl.dtype, d.dtype, du.dtype, b.dtype}) != 1 or b.dtype.kind not in "fc":
-        raise TypeError(
-            "tridiagonal_solve requires float or complex arguments of one dtype, got "
-            f"{dl.dtype}, {d.dtype}, {du.dtype} and {b.dtype}"
-        )
-    return ShapedArray(b.shape, b.dtype)
+    return b
 
 
 def _tridiagonal_product(dl: Any, d: Any, du: Any, b: Any) -> Any:
@@ -350,7 +345,10 @@ def _tridiagonal_solve_batch(args, dims, *, perturb_singular):
 
 tridiagonal_solve_p = Primitive("tridiagonal_solve", linear=True)
 tridiagonal_solve_p.def_composed(_thomas)
-tridiagonal_solve_p.def_abstract_eval(_tridiagonal_solve_abstract_eval)
+# JAX's standard linalg checks: ranks (1, 1, 1, 2), batch axes, the core shapes, then dtypes
+tridiagonal_solve_p.def_abstract_eval(
+    linalg_abstract_eval("tridiagonal_solve", "fc", (1, 1, 1, 2), _tridiagonal_solve_shape)
+)
 tridiagonal_solve_p.def_jvp(_tridiagonal_solve_jvp)
 tridiagonal_solve_p.def_transpose(_tridiagonal_solve_transpose)
 tridiagonal_solve_p.def_batch(_tridiagonal_solve_batch)

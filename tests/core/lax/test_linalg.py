@@ -106,6 +106,41 @@ def test_unsupported_options_raise(call):
         call()
 
 
+F32_3 = np.zeros(3, np.float32)
+# JAX 0.10.2's errors (its standard linalg checks: ranks (1, 1, 1, 2), batch axes, the core
+# shapes, then the dtypes, in that order)
+TRIDIAGONAL_ERRORS = [
+    ((F32_3, F32_3, F32_3, F32_3),
+     "Input 3 to tridiagonal_solve must have rank at least 2, but got shape=(3,)"),
+    ((np.float32(0), F32_3, F32_3, B[:3]),
+     "Input 0 to tridiagonal_solve must have rank at least 1, but got shape=()"),
+    ((F32_3, F32_3, F32_3, np.ones((2, 3, 1), np.float32)),
+     "All inputs to tridiagonal_solve must have the same number of batch dimensions, but got "
+     "[0, 0, 0, 1] batch dimensions for the inputs."),
+    ((F32_3, F32_3, F32_3[:2], B[:3]),
+     "tridiagonal_solve requires that all diagonal arguments have the same shape."),
+    ((F32_3, F32_3, F32_3, B),
+     "tridiagonal_solve requires that the leading ndim-1 dimensions of b equal the dimensions "
+     "of the diagonal arguments."),
+    ((F32_3, F32_3, F32_3, np.ones((3, 1), np.int32)),
+     "tridiagonal_solve does not accept dtype int32 at position 3. Accepted dtypes at "
+     "position 3 are subtypes of floating, complexfloating."),
+    ((F32_3.astype(bool), F32_3, F32_3, B[:3]),
+     "tridiagonal_solve does not accept dtype bool at position 0. Accepted dtypes at "
+     "position 0 are subtypes of floating, complexfloating."),
+    ((F32_3.astype(np.complex64), F32_3, F32_3, B[:3]),
+     "lax.tridiagonal_solve requires arguments to have the same dtypes, got complex64, "
+     "float32, float32, float32."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("args, message", TRIDIAGONAL_ERRORS)
+def test_tridiagonal_solve_errors_are_jaxs(args, message):
+    with pytest.raises(TypeError) as info:
+        lax.linalg.tridiagonal_solve(*args)
+    assert str(info.value) == message
+
+
 def test_import_forms():
     from core.lax import linalg
 
