@@ -119,6 +119,7 @@ MODEL_GROUPS = {
         "matrix_factorization",
         "neural_tangent_kernel",
         "particle_filter",
+        "sdf_ray_marching",
         "spectral_heat_poisson",
     ),
 }
