@@ -18,7 +18,7 @@ from core import lax
 from core.custom_derivatives import custom_jvp
 from core.numpy._util import promote_args_inexact
 from core.scipy.errors import SeriesOrderError
-from core.scipy.special._util import _dtype, _horner, _real_float
+from core.scipy.special._util import _dtype, _horner, _real_float, _strong
 
 
 def ndtr(x: Any) -> Any:
@@ -154,6 +154,7 @@ def _log_ndtr_lower(x: Any, series_order: int) -> Any:
 
 
 def _log_ndtr_impl(x: Any, series_order: int) -> Any:
+    x = _strong(x)
     lower, upper = _LOG_NDTR_SEGMENTS[_dtype(x)]
     above = x > upper
     ndtr_val = ndtr(jnp.where(above, -x, jnp.maximum(x, lower)))
@@ -168,8 +169,11 @@ _log_ndtr = custom_jvp(_log_ndtr_impl, nondiff_argnums=(1,))
 def _log_ndtr_jvp(series_order, primals, tangents):
     (x,), (t,) = primals, tangents
     out = _log_ndtr(x, series_order)
-    log_pdf = -0.5 * x * x - 0.5 * math.log(2.0 * math.pi)
-    return out, t * jnp.exp(log_pdf - out)
+    # lax ops on constants of x's dtype (JAX's `_lax_const`s): no promotion casts the tangent,
+    # so a weak input's gradient comes out strong, as JAX's
+    neg_half, log_norm = (np.asarray(c, _dtype(x)) for c in (-0.5, 0.5 * math.log(2.0 * math.pi)))
+    log_pdf = lax.sub(lax.mul(neg_half, lax.mul(x, x)), log_norm)
+    return out, lax.mul(t, lax.exp(lax.sub(log_pdf, out)))
 
 
 def log_ndtr(x: Any, series_order: int = 3) -> Any:
@@ -186,7 +190,9 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
         raise SeriesOrderError(f"series_order must be a Python int, got {series_order!r}")
     if not 0 <= series_order <= 30:
         raise SeriesOrderError(f"series_order must be in [0, 30], got {series_order}")
-    return _log_ndtr(_real_float("log_ndtr", jnp.asarray(x)), series_order)  # as `ndtr`
+    x = jnp.asarray(x)
+    _real_float("log_ndtr", x)
+    return _log_ndtr(x, series_order)
 
 
 # Gauss-Legendre nodes and weights on [0, 1] for the integral over the mapped variable.

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 import core.numpy as jnp
+from core import lax
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
 from core.scipy.stats import norm
@@ -50,7 +51,8 @@ def logpdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `norm.logpdf(x, loc, scale) - log(Phi(b) - Phi(a))`; `-inf` outside, NaN if `a >= b`.
     """
     x, a, b, loc, scale = promote_args_inexact("truncnorm.logpdf", x, a, b, loc, scale)
-    out = norm.logpdf(x, loc, scale) - _log_gauss_mass(a, b)
+    # lax.sub, as JAX's: the strong mass does not cast a weak x (whose gradient stays strong)
+    out = lax.sub(norm.logpdf(x, loc, scale), _log_gauss_mass(a, b))
     z = (x - loc) / scale
     out = jnp.where((z < a) | (z > b), jnp.full_like(out, -np.inf), out)
     return jnp.where(a >= b, jnp.full_like(out, np.nan), out)

@@ -169,6 +169,31 @@ def test_normal_cdf_functions_refuse_integers_and_return_strong_types_as_jax(fn)
     assert not fn(0.25).weak_type  # JAX 0.10.2: float32, weak_type=False
 
 
+# JAX 0.10.2: the gradient at a Python float, its value and weak type. log_ndtr's custom jvp
+# multiplies the tangent by `_lax_const`s with `lax` ops (no promotion cast), so it comes out
+# strong, and so do the functions built on it by `lax` ops; ndtr's stays weak.
+def _truncnorm_logpdf(x):
+    return core.scipy.stats.truncnorm.logpdf(x, -1.0, 1.0)
+
+
+GRAD_WEAK_TYPES = [
+    (special.log_ndtr, -3.0, 3.2830963, False),
+    (special.log_ndtr, -30.0, 30.032578, False),
+    (lambda x: special.log_ndtr(x, series_order=0), -30.0, 29.999601, False),
+    (core.scipy.stats.norm.logcdf, 3.0, 0.0044378387, False),
+    (core.scipy.stats.norm.logsf, 3.0, -3.2830963, False),
+    (_truncnorm_logpdf, 0.3, -0.3, False),
+    (special.ndtr, -3.0, 0.0044318507, True),
+]
+
+
+@pytest.mark.parametrize("fn, x, want, weak", GRAD_WEAK_TYPES)
+def test_grad_weak_types_at_python_floats_as_jax(fn, x, want, weak):
+    g = core.grad(fn)(x)
+    np.testing.assert_allclose(g, want, rtol=1e-6)
+    assert (g.dtype, g.weak_type) == (np.float32, weak)
+
+
 BETALN_A = [0.5, 1e-5, 2.0, 1e3, 7.9]
 BETALN_B = [1e6, 50.0, 8.0, 1e10, 0.1]
 # JAX 0.10.2 (float64 under x64, then float32): betaln's Stirling-difference branch from b >= 8
