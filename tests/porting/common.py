@@ -112,6 +112,7 @@ MODEL_GROUPS = {
     "scientific_computing": (
         "black_scholes_greeks",
         "hmm_baum_welch",
+        "ilqr_pendulum",
         "ising_potts_mcmc",
         "lennard_jones_md",
         "levenberg_marquardt",
@@ -119,6 +120,7 @@ MODEL_GROUPS = {
         "matrix_factorization",
         "neural_tangent_kernel",
         "particle_filter",
+        "randomized_svd_pca",
         "sdf_ray_marching",
         "spectral_heat_poisson",
     ),
