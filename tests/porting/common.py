@@ -99,11 +99,13 @@ MODEL_GROUPS = {
         "set_transformer",
         "swin_window_attention",
         "t5_beam_search",
+        "unet_segmentation",
     ),
     "structured_models": (
         "crf_sequence_tagger",
         "decision_transformer",
         "neural_cellular_automata",
+        "pointer_network",
         "sac_td3_control",
         "siren_hypernetwork",
         "word2vec_negative_sampling",
