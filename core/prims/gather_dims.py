@@ -126,9 +126,10 @@ def _check(
             f"{name}: the index vector has {ishape[-1]} entries (indices shape "
             f"{ishape}) but the dimension numbers map {len(start_map)}: {start_map}"
         )
-    # (an indexed empty dimension takes windows of 1: every index is out of bounds)
+    # (an indexed empty dimension takes windows of 1: every index is out of bounds; so does an
+    # empty operand batching dimension, as a vmap over zero rows makes: there are no indices)
     if len(window) != r or any(
-        not 0 <= w <= n and not (w == 1 and d in start_map)
+        not 0 <= w <= n and not (w == 1 and (d in start_map or d in op_batch))
         for d, (w, n) in enumerate(zip(window, shape))
     ):
         raise ShapeError(f"{name}: window sizes {window} do not fit the operand shape {shape}")

@@ -658,6 +658,8 @@ def expm(
         )
     if get_aval(a).dtype in (np.float16, dtypes.bfloat16):
         raise ExpmDTypeError(get_aval(a).dtype)
+    if _shape(a)[-1] == 0:  # JAX's: the empty matrices themselves (no norm to scale by)
+        return a
     double = get_aval(a).dtype in (np.float64, np.complex128)
     coeffs, theta = (_PADE13, _THETA13) if double else (_PADE7, _THETA7)
     norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2), axis=-1)

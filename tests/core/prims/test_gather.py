@@ -122,6 +122,25 @@ def test_gather_batching_dims_take_windows_of_0_or_1():
         lax.gather(rows, jnp.zeros((2, 1), jnp.int32), BATCHED, slice_sizes=(2, 1), mode="fill")
 
 
+@pytest.mark.parametrize(
+    "call, shape",
+    [  # JAX 0.10.2: empty float32 results of these shapes
+        (lambda: core.vmap(lambda x, i: x.at[i].set(3.0))(jnp.zeros((0, 2)), jnp.zeros(0, int)),
+         (0, 2)),
+        (lambda: core.vmap(lambda x, i: x.at[i].add(1.0))(jnp.zeros((0, 2)), jnp.zeros(0, int)),
+         (0, 2)),
+        (lambda: jnp.linalg.solve(jnp.zeros((0, 2, 2)), jnp.zeros((0, 2, 1))), (0, 2, 1)),
+        (lambda: core.vmap(jnp.linalg.solve)(jnp.zeros((0, 2, 2)), jnp.zeros((0, 2))), (0, 2)),
+        (lambda: jnp.linalg.inv(jnp.zeros((0, 2, 2))), (0, 2, 2)),
+    ],
+)  # fmt: skip
+def test_scatter_over_an_empty_vmapped_batch(call, shape):
+    """A vmap over zero rows scatters with an empty operand batching dimension (window 1, no
+    indices), as XLA allows; it raised a window-size ShapeError."""
+    out = call()
+    assert out.shape == shape and out.dtype == jnp.float32
+
+
 _SCATTER_DN = lax.ScatterDimensionNumbers(
     update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
 )

@@ -20,6 +20,13 @@ def test_expm_refuses_half_precision(dtype):
     assert isinstance(e.value, ExpmDTypeError)
 
 
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0, 0), (0, 2, 2)])
+def test_expm_of_empty_matrices(shape):
+    # JAX 0.10.2: float32 arrays of the same shape (numbax's norm raised on the (..., 0, 0) case)
+    out = linalg.expm(jnp.zeros(shape, jnp.int32))
+    assert out.shape == shape and out.dtype == np.float32 and not out.weak_type
+
+
 def test_expm_of_integers_is_float32():
     # JAX 0.10.2: expm(eye(2, int32)) -> float32 [[2.718282, 0], [0, 2.718282]]
     out = linalg.expm(jnp.eye(2, dtype=jnp.int32))
