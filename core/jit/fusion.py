@@ -12,7 +12,7 @@ Walking the equations in order, an ELEMENTWISE or REDUCE equation joins the grou
 elementwise producers that loop over the same shape (merging them), unless that would make a
 group depend on itself through an equation outside it (the tinygrad rule: a value that is
 broadcast, transposed, or read by a kernel must be stored first); a float sum in XLA's
-windows (`loops.WINDOWS`: its loops are its own) is the only reduction of its group. Values
+order (`loops.OWN_ORDER`: its loops are its own) is the only reduction of its group. Values
 used outside their group are `stored`; everything else lives in registers for one iteration.
 Units (groups and single equations) are then ordered topologically, keeping the jaxpr's order
 where free.
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from core.backends.numba.registry import Reduce, Scalar, View, lowering_rule
 from core.ir import Eqn, Var
 from core.jit.errors import LoweringError
-from core.jit.loops import WINDOWS
+from core.jit.loops import OWN_ORDER
 
 ELEMENTWISE, SCALAR, REDUCE, VIEW, KERNEL = "elementwise", "scalar", "reduce", "view", "kernel"
 
@@ -102,7 +102,7 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
 
     def valid(roots: set[int], eqn: Eqn) -> bool:
         kinds = sums(roots, eqn)
-        if WINDOWS in kinds and len(kinds) > 1:  # a sum in windows loops alone
+        if OWN_ORDER & set(kinds) and len(kinds) > 1:  # a sum in XLA's order loops alone
             return False
         ext = external(eqn, roots).union(*(deps.get(r, set()) for r in roots))
         return not reaches(ext, roots)

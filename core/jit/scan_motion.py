@@ -581,8 +581,9 @@ def _is_zeros(x, producers: dict[Var, Eqn]) -> bool:
     return isinstance(x, Literal) and not x.aval.shape and x.val == 0
 
 
-# A sum (in XLA's windows too: a body is simplified, `core/jit/sum_order.py`, before it moves).
-_SUMS = (reductions.reduce_sum_p, reductions.reduce_sum_in_order_p)
+# A sum (in XLA's windows or YNNPACK's order too: a body is simplified, `core/jit/sum_order.py`,
+# before it moves).
+_SUMS = (reductions.reduce_sum_p, reductions.reduce_sum_in_order_p, reductions.reduce_sum_ynn_p)
 
 
 def sum_over(x: Var, axes: tuple, out: Var, producer: dict, uses: dict) -> list[Eqn]:

@@ -25,7 +25,7 @@ from core.prims.shapes import (
     squeeze,
     transpose,
 )
-from core.prims.sum_order import window_sum, xla_sum
+from core.prims.sum_order import window_sum, xla_sum, ynn_sum
 from core.trace import get_aval
 
 
@@ -134,6 +134,24 @@ reduce_sum_in_order_p.def_abstract_eval(
 deflinear(reduce_sum_in_order_p)
 reduce_sum_in_order_p.def_transpose(_reduce_sum_transpose)
 batch_axes_rule(reduce_sum_in_order_p)
+
+
+def _ynn_impl(x, *, axes):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(ynn_sum(np.ascontiguousarray(x), tuple(axes)), x.dtype)
+
+
+# `reduce_sum` adding in the order of YNNPACK, to which XLA:CPU hands float32 and float64 sums
+# of 4096 elements or more (`sum_order.ynn_sum`): what `jit` compiles such a sum into
+# (core/jit/sum_order.py), a loop nest of its own order (`LoopNest._emit_ynn`)
+reduce_sum_ynn_p = Primitive("reduce_sum_ynn")
+reduce_sum_ynn_p.def_impl(_ynn_impl)
+reduce_sum_ynn_p.def_abstract_eval(
+    lambda x, *, axes: ShapedArray(reduced_shape("reduce_sum", x, axes), x.dtype, x.weak_type)
+)
+deflinear(reduce_sum_ynn_p)
+reduce_sum_ynn_p.def_transpose(_reduce_sum_transpose)
+batch_axes_rule(reduce_sum_ynn_p)
 
 reduce_max_p = _reduction("reduce_max", np.max, "iufcb")
 reduce_min_p = _reduction("reduce_min", np.min, "iufcb")

@@ -111,6 +111,7 @@ def result(expr: str, dtype: np.dtype, exact: bool = True) -> str:
 _IDENTITY = {
     "sum": 0,
     "sum_windows": 0,
+    "sum_ynn": 0,
     "prod": 1,
     "and": True,
     "or": False,
@@ -137,7 +138,7 @@ def combine(kind: str, dtype: np.dtype, acc: str, x: str) -> str:
     fl = dtype.kind == "f"
     if kind == "sum":
         return f"vm.radd({acc}, {x})" if fl else cast(f"{acc} + {x}", dtype)
-    if kind == "sum_windows":  # the elements add in the loop's order, no product fused in
+    if kind in ("sum_windows", "sum_ynn"):  # in the loops' order, no product fused in
         return f"vm.sadd({acc}, {x})" if fl else cast(f"{acc} + {x}", dtype)
     if kind == "prod":
         return f"vm.rmul({acc}, {x})" if fl else cast(f"{acc} * {x}", dtype)

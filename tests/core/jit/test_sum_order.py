@@ -6,32 +6,34 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import core
 from core.api import make_jaxpr
 from core.jit import sum_order
 from core.jit.codegen import compile_jaxpr
 from core.prims import elementwise as ew
 from core.prims import reductions
-from core.prims.sum_order import window_sum
+from core.prims.sum_order import window_sum, ynn_sum
 
 rng = np.random.default_rng(7)
 
 
-# (shape, dtype, axes, whether XLA sums it with its own loops: a `reduce_sum_in_order`)
+# (shape, dtype, axes, the sum `jit` compiles: XLA's windows, YNNPACK's order, or any order)
 REWRITES = [
-    ((100,), np.float32, (0,), True),
-    ((63, 65), np.float32, (0, 1), True),
-    ((64, 64), np.float32, (1,), False),  # 4096 elements: YNNPACK's
-    ((64, 64), np.complex64, (1,), True),  # complex: XLA's loops at any size
-    ((10, 3), np.int32, (0,), False),  # integers: any order gives the same sum
+    ((100,), np.float32, (0,), reductions.reduce_sum_in_order_p),
+    ((63, 65), np.float32, (0, 1), reductions.reduce_sum_in_order_p),
+    ((64, 64), np.float32, (1,), reductions.reduce_sum_ynn_p),  # 4096 elements: YNNPACK's
+    ((64, 64), np.float64, (0,), reductions.reduce_sum_ynn_p),
+    ((4096, 1), np.float32, (1,), reductions.reduce_sum_in_order_p),  # nothing reduced
+    ((64, 64), np.complex64, (1,), reductions.reduce_sum_in_order_p),  # complex: XLA's loops
+    ((10, 3), np.int32, (0,), reductions.reduce_sum_p),  # integers: any order, the same sum
 ]
 
 
-@pytest.mark.parametrize(("shape", "dtype", "axes", "windows"), REWRITES)
-def test_which_sums_add_in_windows(shape, dtype, axes, windows):
+@pytest.mark.parametrize(("shape", "dtype", "axes", "prim"), REWRITES)
+def test_which_order_a_sum_compiles_in(shape, dtype, axes, prim):
     jaxpr = make_jaxpr(lambda x: reductions.reduce_sum(x, axes))(np.zeros(shape, dtype)).jaxpr
     (eqn,) = sum_order.in_xla_order(jaxpr.eqns)
-    want = reductions.reduce_sum_in_order_p if windows else reductions.reduce_sum_p
-    assert eqn.prim is want
+    assert eqn.prim is prim
 
 
 # (shape, reduced axes): kept axes outside, inside and on both sides of the reduced ones,
@@ -55,3 +57,34 @@ def test_a_sum_in_windows_stays_fused_and_adds_in_xlas_order(shape, axes):
     assert "rt.pad" not in f.source and "vm.radd" not in f.source
     assert f.source.count("rt.ld(a0,") == 1  # the product is computed in the sum's loops
     np.testing.assert_array_equal(f(x)[0], window_sum(x * x, axes))
+
+
+# (shape, reduced axes, dtype): runs of the last axes (one tile, several, tiles of whole rows,
+# a partial last four), rows of kept columns (tiled too), loops around them, size-1 axes
+YNN_NESTS = [
+    ((5000,), (0,), np.float32),
+    ((40000,), (0,), np.float64),
+    ((64, 100), (1,), np.float32),
+    ((4096, 10), (0, 1), np.float32),
+    ((3, 9, 700), (0, 2), np.float64),
+    ((300, 128), (0,), np.float64),
+    ((2000, 20), (0,), np.float32),
+    ((16, 16, 32), (0, 1), np.float32),
+    ((64, 1, 1, 128), (0, 1, 2), np.float32),
+]
+
+
+@pytest.mark.parametrize(("shape", "axes", "dtype"), YNN_NESTS)
+def test_a_sum_in_ynnpacks_order_stays_fused_and_adds_in_its_order(shape, axes, dtype):
+    x = (rng.standard_normal(shape) * np.exp2(rng.integers(-12, 12, shape))).astype(dtype)
+    with core.enable_x64(True):
+        closed = make_jaxpr(lambda x: reductions.reduce_sum(ew.mul(x, x), axes))(x)
+    eqns = sum_order.in_xla_order(closed.jaxpr.eqns)
+    assert eqns[-1].prim is reductions.reduce_sum_ynn_p
+    closed.jaxpr.eqns[:] = eqns
+    f = compile_jaxpr(closed.jaxpr)
+    assert "vm.radd" not in f.source
+    assert f.source.count("rt.ld(a0,") > 1  # the product is computed in the sum's loops
+    out = f(x)[0]
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, ynn_sum(x * x, axes))

@@ -16,6 +16,7 @@ from core.prims.reductions import (
     reduce_prod_p,
     reduce_sum_in_order_p,
     reduce_sum_p,
+    reduce_sum_ynn_p,
 )
 
 
@@ -49,6 +50,7 @@ register_lowering(argmax_p, Kernel(_argext_lowering(">")))
 register_lowering(argmin_p, Kernel(_argext_lowering("<")))
 register_lowering(reduce_sum_p, Reduce("sum"))
 register_lowering(reduce_sum_in_order_p, Reduce("sum_windows"))
+register_lowering(reduce_sum_ynn_p, Reduce("sum_ynn"))
 register_lowering(reduce_max_p, Reduce("max"))
 register_lowering(reduce_min_p, Reduce("min"))
 register_lowering(reduce_prod_p, Reduce("prod"))
