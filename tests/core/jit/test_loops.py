@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from core.api import make_jaxpr
+from core.config import config
 from core.jit import codegen, loops, threads
 from core.jit.codegen import compile_jaxpr, generate
 from core.prims import elementwise as ew
@@ -60,13 +61,14 @@ def test_reductions_threaded_or_chunked_give_numpys_values(monkeypatch, size):
 
 def test_one_chunk_folds_like_the_plain_loop():
     """Below `PARALLEL_SIZE` a chunked nest has one chunk: the plain loop's order of additions,
-    so its float sums are those of the kernel built without threads, bit for bit. (4200
-    elements: a smaller float sum adds in XLA's windows, `core/jit/sum_order.py`, unchunked.)"""
+    so its float sums are those of the kernel built without threads, bit for bit. (XLA's sum
+    order off: a float sum in it adds in loops of its own, `core/jit/sum_order.py`.)"""
     x = (rng.standard_normal((600, 7)) * 1e3).astype(np.float32)
     closed = make_jaxpr(lambda x: reductions.reduce_sum(x, (0,)))(x)
-    chunked = compile_jaxpr(closed.jaxpr)
-    assert "for ic in" in chunked.source
-    assert "for ic in" not in generate(closed.jaxpr, parallel=False)
+    with config.override("jit_xla_sum_order", False):
+        chunked = compile_jaxpr(closed.jaxpr)
+        assert "for ic in" in chunked.source
+        assert "for ic in" not in generate(closed.jaxpr, parallel=False)
     np.testing.assert_array_equal(chunked(x)[0], _serial_sum(x))
 
 
