@@ -259,6 +259,13 @@ CASES: list[Case] = [
         # not drawn from `_rng`: the later cases keep their inputs
         [np.linspace(-1.0, 1.3, 24).reshape(2, 3, 4)],
     ),
+    Case(
+        "reduce_sum_ynn",
+        "reduce_sum_ynn",
+        lambda x: rd.reduce_sum_ynn_p.bind(x, axes=(0, 2)),
+        # not drawn from `_rng`: the later cases keep their inputs
+        [np.linspace(-1.0, 1.3, 24).reshape(2, 3, 4)],
+    ),
     Case("reduce_max", "reduce_max", lambda x: rd.reduce_max(x, (1,)), [D(2, 3, 2)]),
     Case("reduce_min", "reduce_min", lambda x: rd.reduce_min(x, (0, 1)), [D(2, 3, 2)]),
     Case("reduce_prod", "reduce_prod", lambda x: rd.reduce_prod(x, (1,)), [R(2, 3, 2)]),

@@ -183,6 +183,12 @@ CASES = [
         {"axes": (1, 2)},
         id="reduce_sum_in_order-inner",
     ),
+    pytest.param(
+        reductions.reduce_sum_ynn_p.bind,
+        (rand((3, 40, 50)),),
+        {"axes": (0, 2)},
+        id="reduce_sum_ynn",
+    ),
     pytest.param(reductions.reduce_max, (SPECIAL,), {"axes": (1,)}, id="reduce_max-nan"),
     pytest.param(reductions.reduce_min, (IX,), {"axes": (0, 1)}, id="reduce_min-all"),
     pytest.param(reductions.reduce_prod, (X,), {"axes": (0,)}, id="reduce_prod"),
