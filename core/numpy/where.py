@@ -39,10 +39,11 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
     if get_aval(cond).dtype != dtypes.bool_:  # JAX's `cond != 0`; a (weak) bool stays as is
         cond = ew.ne(cond, ew.full_like(cond, 0, shape=()))
     x, y = promote_dtypes(x, y)
-    shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
-    if get_aval(cond).shape:  # (a rank-0 condition picks for all elements, as JAX's)
-        # the three shapes at once, as JAX's (a mismatch names all three)
+    if get_aval(cond).shape:
+        # the three shapes at once, as JAX's (a mismatch of x and y names all three)
         shape = broadcast_shapes(get_aval(cond).shape, get_aval(x).shape, get_aval(y).shape)
         cond = broadcast_to(cond, shape)
+    else:  # a rank-0 condition picks for all elements, as JAX's
+        shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
     x, y = broadcast_to(x, shape), broadcast_to(y, shape)  # in JAX's order
     return ew.select_n(cond, y, x)

@@ -34,7 +34,7 @@ class ReduceLROnPlateauState(NamedTuple):
 def _check(factor: float, rtol: float, atol: float) -> None:
     if factor <= 0.0 or factor >= 1.0:
         raise OptimizerArgumentError(
-            f"Factor must be in the range (0, 1), got factor = {factor}. Pass e.g. factor=0.1."
+            f"Factor must be in the range (0, 1), got factor = {factor}.\nPass e.g. factor=0.1."
         )
     if rtol < 0.0 or atol < 0.0:
         raise OptimizerArgumentError(

@@ -94,6 +94,7 @@ MODEL_GROUPS = {
         "svgd_bayesian_nn",
     ),
     "model_families": (
+        "capsule_routing",
         "mobilenet_v2",
         "performer_linear_attention",
         "set_transformer",

@@ -141,6 +141,25 @@ def test_errors_are_optax_value_errors_naming_the_fix(make, cls, fragment):
     assert isinstance(info.value, ValueError)
 
 
+# Optax 0.2.8's first lines (ValueError) for reduce_on_plateau's arguments
+PLATEAU_ERRORS = [
+    (dict(factor=1.5), "Factor must be in the range (0, 1), got factor = 1.5."),
+    (dict(rtol=-1.0), "Both rtol and atol must be non-negative, got rtol = -1.0 and atol = 0.0."),
+    (
+        dict(rtol=0.0),
+        "At least one of rtol or atol must be positive, got rtol = 0.0 and atol = 0.0.",
+    ),
+    (dict(rtol=2.0), "rtol must be less than or equal to 1.0, got rtol = 2.0."),
+]
+
+
+@pytest.mark.parametrize("kwargs,first_line", PLATEAU_ERRORS)
+def test_reduce_on_plateau_errors_first_line_is_optaxs(kwargs, first_line):
+    with pytest.raises(ValueError) as info:
+        contrib.reduce_on_plateau(**kwargs)
+    assert str(info.value).split("\n")[0] == first_line
+
+
 def test_eval_params_of_another_state_is_optax_attribute_error():
     """Optax 0.2.8 looks up `state.b1`: `AttributeError: 'EmptyState' object has no attribute
     'b1'`."""
