@@ -283,7 +283,7 @@ class _State:
             elif not top and not isinstance(st, (ast.Assign, ast.Expr)) and not _breaks(st):
                 raise _NotStep
             for each in parts:
-                flat = _flattened(each, names, set(translate._names(each)[0]))
+                flat = _flattened(each, names, set(translate._names(each)[0]), typed=True)
                 if flat is not each and not self.dry and not _nest(each):
                     self.edits.append((each, flat))
                 _bind(flat, names)
@@ -616,12 +616,15 @@ def _shape(value: ast.AST, names: _Names) -> tuple | None:
     return None
 
 
-def _flattened(st: ast.stmt, names: _Names, assigned: set) -> ast.stmt:
-    """Nest `st` with its element accesses `a[i, j, ...]` (every index, an array of known shape,
-    `_Names.shapes`, or of one dimension) written as the translator's flat ones: `rt.ld(a, (i *
-    n1 + j) * n2 + ...)`, `a[...] = v` as `rt.st(a, flat, v)` (numba's getitem and setitem on a
-    C-contiguous array: the same element, the value cast to its dtype alike). A constant
-    negative index (numba's from the end) is left as it is. `st` itself if it has none."""
+def _flattened(st: ast.stmt, names: _Names, assigned: set, typed: bool = False) -> ast.stmt:
+    """Statement `st` with its element accesses `a[i, j, ...]` (every index, `a` of one
+    dimension or of a known shape, `_Names.shapes`, whose names `st` does not assign, `assigned`)
+    written as the translator's flat ones, `rt.ld(a, (i * n1 + j) * n2 + ...)`, and `a[...] =
+    v` as `rt.st(a, flat, v)`: numba's getitem and setitem on a C-contiguous array, the same
+    element and the value cast to its dtype alike. A constant negative index (numba's from the
+    end) or a slice is left as it is; `st` itself if it has none. `typed`: a statement of the
+    kernel's (not a nest, whose translator checks its offsets), whose indices must be integers
+    the rewrite types (not arrays: numba's fancy indexing)."""
     if not any(
         isinstance(n, ast.Subscript)
         and isinstance(n.value, ast.Name)
@@ -629,14 +632,22 @@ def _flattened(st: ast.stmt, names: _Names, assigned: set) -> ast.stmt:
         for n in translate.walk(st)
     ):
         return st
-    return _Flatten(names, assigned).visit(copy.deepcopy(st))
+    return _Flatten(names, assigned, typed).visit(copy.deepcopy(st))
 
 
 class _Flatten(ast.NodeTransformer):
     """`_flattened`'s rewriting of the element accesses of a nest."""
 
-    def __init__(self, names: _Names, assigned: set):
-        self.names, self.assigned = names, assigned
+    def __init__(self, names: _Names, assigned: set, typed: bool):
+        self.names, self.assigned, self.typed = names, assigned, typed
+
+    def integer(self, index: ast.AST) -> bool:
+        """Whether `index` is an integer scalar of the kernel's names (`typed`)."""
+        try:
+            ty, _ = translate.Expressions(self.names.env, None, vecmath).expr(index)
+        except translate.Unsupported:
+            return False
+        return isinstance(ty, types.Integer)
 
     def flat(self, node: ast.Subscript) -> ast.expr | None:
         """The flat offset of element access `node`, or None if it is not one."""
@@ -646,6 +657,8 @@ class _Flatten(ast.NodeTransformer):
             return None
         index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if len(index) != arr.ndim or any(map(_from_end, index)):
+            return None
+        if self.typed and not all(map(self.integer, index)):
             return None
         index = [self.visit(i) for i in index]
         if arr.ndim == 1:

@@ -196,6 +196,34 @@ def test_rewrite_keeps_unknown_nests():
     assert "for i0 in range(n_0):\n        rt.st(o1, i0, q)" in body
 
 
+def test_element_accesses_flattened_where_shapes_are_known():
+    """`a[i, j]` of an array whose shape the rewrite saw made becomes `rt.ld`/`rt.st` in nests
+    and in the kernel's statements; an access with an array index (numba's fancy indexing), a
+    negative constant, or of an array of unknown shape (an input's) stays as written."""
+    source = (
+        "def kernel(sz, a0, a1, a2):\n"
+        "    n_0 = rt.ld(sz, 0)\n"
+        "    x = rt.reshape(a0, (2, n_0))\n"
+        "    o1 = rt.full((2, n_0), 0.0, np.float32)\n"
+        "    for i in range(2):\n"
+        "        for j in range(n_0):\n"
+        "            o1[i, j] = x[i, j] + a2[j]\n"
+        "    for i in range(2):\n"
+        "        for j in range(n_0):\n"
+        "            o1[i, j] = o1[i, j] * a0[i, j]\n"
+        "    s2 = o1[1, 0]\n"
+        "    s3 = a2[a1]\n"
+        "    s4 = o1[-1, 0]\n"
+        "    return (o1, )\n"
+    )
+    new = rewrite(source, (("<i8", 1), ("<f4", 2), ("<i8", 1), ("<f4", 1)))
+    body = new.split("def kernel")[1]
+    assert "rt.st(o1, i * n_0 + j, rt.ld(x, i * n_0 + j) + rt.ld(a2, j))" in new
+    assert "_ln0((" in body and "o1[i, j] = o1[i, j] * a0[i, j]" in body
+    assert "s2 = rt.ld(o1, 1 * n_0 + 0)" in body
+    assert "s3 = a2[a1]" in body and "s4 = o1[-1, 0]" in body
+
+
 def test_outputs_and_noalias():
     """A nest whose scalar the kernel reads afterwards returns it; arrays written are new ones."""
     source = (
