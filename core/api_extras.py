@@ -74,6 +74,16 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
             "arguments"
         )
     jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, primals, keep_weak=True)
+    in_dtypes = [a.dtype for a in in_avals]
+    out_dtypes = [v.aval.dtype for v in jaxpr.outvars]
+    kinds = {d.kind for d in in_dtypes + out_dtypes}
+    if not (kinds <= {"f", "c"} or kinds <= {"i", "u"}):  # JAX's first line, then the fix
+        raise TypeError(
+            "linear_transpose only supports [float or complex] -> [float or complex], and "
+            f"integer -> integer functions, but got {in_dtypes} -> {out_dtypes}.\n"
+            "linear_transpose: transpose the function without its cast (a linear map's "
+            "inputs and outputs are all inexact or all integer)"
+        )
 
     def transposed_fun(consts: list, out_cotangent: Any) -> tuple:
         ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)

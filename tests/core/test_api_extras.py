@@ -233,6 +233,12 @@ def test_named_scope_of_a_non_string_is_jaxs_type_error():
         (lambda: core.linear_transpose(lambda x: (x, x), 1.0)(1.0),
          "cotangent tree does not match function output, expected PyTreeDef((*, *)) but got "
          "PyTreeDef(*)"),
+        (lambda: core.linear_transpose(lambda x: x.astype(jnp.int32), 1.0),
+         "linear_transpose only supports [float or complex] -> [float or complex], and integer "
+         "-> integer functions, but got [dtype('float32')] -> [dtype('int32')]."),
+        (lambda: core.linear_transpose(lambda x: x > 0, jnp.ones(2)),
+         "linear_transpose only supports [float or complex] -> [float or complex], and integer "
+         "-> integer functions, but got [dtype('float32')] -> [dtype('bool')]."),
     ],
 )  # fmt: skip
 def test_linear_transpose_errors_are_jaxs(call, first_line):
