@@ -84,7 +84,10 @@ def named_chain(*args: tuple[str, GradientTransformation]) -> GradientTransforma
     """
     names = [name for name, _ in args]
     if len(names) != len(set(names)):
-        raise DuplicateNameError(f"named_chain needs unique names, got {names}.")
+        raise DuplicateNameError(
+            f"Named transformations must have unique names, but got {names}\n"
+            "Give each (name, transformation) pair of named_chain its own name."
+        )
     transforms = [(name, with_extra_args_support(t)) for name, t in args]
 
     def init_fn(params):

@@ -111,3 +111,12 @@ def test_missing_params_message_starts_with_optaxs():
         "You are using a transformation that requires the current value of parameters, but "
         "you are not passing `params` when calling `update`."
     )
+
+
+def test_named_chain_duplicate_message_starts_with_optaxs():
+    with pytest.raises(ValueError) as e:
+        optim.named_chain(("a", optim.scale(1.0)), ("a", optim.scale(2.0)))
+    # Optax 0.2.8's first line
+    assert str(e.value).split("\n")[0] == (
+        "Named transformations must have unique names, but got ['a', 'a']"
+    )
