@@ -123,6 +123,7 @@ MODEL_GROUPS = {
         "matrix_factorization",
         "neural_tangent_kernel",
         "particle_filter",
+        "polynomial_quadrature",
         "randomized_svd_pca",
         "sdf_ray_marching",
         "spectral_heat_poisson",
