@@ -541,9 +541,9 @@ def init(
 
     @functools.wraps(fn)
     def wrapper(rngs: Any, *args, **kwargs):
+        if rngs is None:  # an empty dict is valid: a model without parameters needs no key
+            raise errors.InvalidRngsError({}, "init")
         rngs = _normalize_rngs(rngs, "init")
-        if not rngs:
-            raise errors.InvalidRngsError(rngs, "init")
         return apply(fn, mutable, {**(flags or {}), "initializing": True})(
             {}, *args, rngs=rngs, **kwargs
         )

@@ -188,7 +188,21 @@ def test_bind_rejects_malformed_variables(variables, error):
         scope_lib.bind(variables)
 
 
-@pytest.mark.parametrize("rngs", [0, "key", {"params": 0}, {1: None}])
+@pytest.mark.parametrize("rngs", [0, "key", {"params": 0}, {1: None}, None])
 def test_init_rejects_non_keys(rngs):
     with pytest.raises(errors.InvalidRngsError, match="core.random.key"):
         scope_lib.init(mlp)(rngs, jnp.ones((1, 2)))
+
+
+def test_init_takes_an_empty_rngs_dict():
+    # Flax 0.12.8: init({}, x) of a model without parameters works; one with parameters
+    # fails at its first parameter (`None needs PRNG for "params"`)
+    def stats_only(scope, x):
+        scope.variable("stats", "n", lambda: jnp.zeros(()))
+        return x * 2
+
+    y, variables = scope_lib.init(stats_only)({}, jnp.ones(2))
+    np.testing.assert_array_equal(y, [2.0, 2.0])
+    assert list(variables) == ["stats"]
+    with pytest.raises(errors.MissingRngError, match='needs PRNG for "params"'):
+        scope_lib.init(mlp)({}, jnp.ones((1, 2)))
