@@ -42,11 +42,6 @@ def _in_order(eqn: Eqn) -> Eqn:
     if aval.dtype not in _KINDS or not eqn.params["axes"]:
         return eqn
     axes = tuple(sorted(int(a) for a in eqn.params["axes"]))
-    size = int(np.prod(aval.shape, dtype=np.int64))
-    ynn = (
-        aval.dtype.kind == "f"
-        and size >= sum_order.YNN_MIN_SIZE
-        and any(aval.shape[a] != 1 for a in axes)
-    )
+    ynn = sum_order.uses_ynn(aval.dtype, aval.shape, axes)
     prim = reductions.reduce_sum_ynn_p if ynn else reductions.reduce_sum_in_order_p
     return Eqn(prim, eqn.inputs, {"axes": axes}, eqn.outputs, eqn.source_info)

@@ -206,7 +206,7 @@ def _tiled(x: np.ndarray, sizes: list[int], inner: int, one) -> np.ndarray:
     """`x` summed along axis 0, a reduction over the axes `sizes` (row-major) of `inner`
     contiguous elements each, by `one` (YNNPACK's kernel along axis 0) in YNNPACK's tiles
     (`tiling`; tiles of whole units of axis 0 only), whose sums, in row-major order, are
-    summed again so."""
+    summed by `one` again (untiled)."""
     segment, tile = tiling([*sizes, inner], x.itemsize)
     if tile == segment == x.shape[0] * inner or tile % inner:
         return one(x)
@@ -292,24 +292,24 @@ def ynn_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return in_order(per_call, axis=1).reshape(out_shape)
 
 
-def uses_ynn(x: np.ndarray, axes: tuple[int, ...]) -> bool:
-    """Whether XLA:CPU hands this sum to YNNPACK (float32, at least `YNN_MIN_SIZE` elements,
-    at least one reduced axis longer than 1)."""
+def uses_ynn(dtype: np.dtype, shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
+    """Whether XLA:CPU hands the sum over `axes` of an array of `dtype` and `shape` to YNNPACK
+    (float32 or float64, at least `YNN_MIN_SIZE` elements, a reduced axis longer than 1)."""
     return (
-        x.dtype in (np.float32, np.float64)
-        and x.size >= YNN_MIN_SIZE
-        and any(x.shape[a] != 1 for a in axes)
+        dtype in (np.float32, np.float64)
+        and math.prod(shape) >= YNN_MIN_SIZE
+        and any(shape[a] != 1 for a in axes)
     )
 
 
 def xla_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """`x` (float or complex, in its accumulation dtype) summed over `axes` in XLA:CPU's order:
-    YNNPACK's for large float32 sums, XLA's windows otherwise (module docstring)."""
+    YNNPACK's for large float32 and float64 sums, XLA's windows otherwise (module docstring)."""
     axes = tuple(sorted(int(a) for a in axes))
     if not axes:
         return np.asarray(x + x.dtype.type(0))
     if x.size == 0:
         return np.zeros([n for i, n in enumerate(x.shape) if i not in axes], x.dtype)
-    if uses_ynn(x, axes):
+    if uses_ynn(x.dtype, x.shape, axes):
         return ynn_sum(np.ascontiguousarray(x), axes)
     return window_sum(x, axes)

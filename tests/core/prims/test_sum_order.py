@@ -1,5 +1,5 @@
 """Float sums add in XLA:CPU's order (`core.prims.sum_order`, `core.jit.sum_order`): JAX's bits,
-eagerly, and under `jit` for the sums XLA computes with its own loops.
+eagerly and under `jit`.
 
 The inputs are integers below 2**12 scaled by powers of two from 2**-8 to 2**8 (exact in
 float32), so their sums round, and the rounding shows the order. Each case records JAX 0.10.2's
