@@ -60,7 +60,12 @@ def _segment_update(
     data = jnp.asarray(data)
     segment_ids = jnp.asarray(segment_ids)
     if segment_ids.ndim != 1 or data.ndim < 1 or data.shape[0] != segment_ids.shape[0]:
+        # JAX's first line (its scatter's broadcast of the data to ids.shape + data.shape[1:])
+        requested = ",".join(map(str, (*segment_ids.shape, *data.shape[1:])))
         raise ValueError(
+            "Incompatible types for broadcasting: input type="
+            f"{data.dtype}[{','.join(map(str, data.shape))}] and requested type="
+            f"{data.dtype}[{requested}]\n"
             f"{name}: segment_ids must be 1-D with one id per row of data; got data of shape "
             f"{data.shape} and segment_ids of shape {segment_ids.shape}."
         )

@@ -266,7 +266,7 @@ def searchsorted(
     check_arraylike("searchsorted", a, v, *(() if sorter is None else (sorter,)))
     a = ensure_array(a)
     if get_aval(a).ndim != 1:
-        raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")
+        raise ValueError(f"a should be 1-dimensional\nsearchsorted: got shape {get_aval(a).shape}")
     a, v = promote_dtypes(a, ensure_array(v))
     if sorter is not None:
         a = take(a, sorter)

@@ -207,7 +207,7 @@ def polyder(p: Any, m: int = 1) -> Any:
     m = operator.index(m)
     (p,) = promote_dtypes_inexact(p)
     if m < 0:
-        raise ValueError(f"Order of derivative must be positive; got {m}")
+        raise ValueError(f"Order of derivative must be positive\npolyder: got m={m}")
     if m == 0:
         return p
     n = _len(p)
@@ -371,9 +371,15 @@ def polyfit(
         rhs = uf.multiply(rhs, w[:, None] if get_aval(rhs).ndim == 2 else w)
     scale = uf.sqrt(rd.sum(uf.multiply(lhs, lhs), axis=0))
     lhs = uf.divide(lhs, scale[None, :])
-    q, r = linalg.qr(lhs)
-    c = dot(linalg.inv(r), dot(q.T, rhs))
+    underdetermined = _len(x) < order
+    if underdetermined:  # QR's r is not square: JAX's minimum-norm `lstsq`, its outputs
+        c, l_resids, l_rank, l_s = linalg.lstsq(lhs, rhs, rcond=rcond)
+    else:
+        q, r = linalg.qr(lhs)
+        c = dot(linalg.inv(r), dot(q.T, rhs))
     c = uf.divide(c, scale[:, None] if get_aval(c).ndim > 1 else scale)
+    if full and underdetermined:
+        return c, l_resids, l_rank, l_s, ensure_array(float(rcond))
     if full:
         resid_vec = uf.subtract(
             rhs, dot(lhs, uf.multiply(c, scale[:, None] if get_aval(c).ndim > 1 else scale))

@@ -386,9 +386,12 @@ def histogram_bin_edges(
     Returns:
         The `bins + 1` edges, in the inexact dtype of `a`.
     """
+    if isinstance(bins, str):  # JAX's TypeError: its asarray of the bins refuses a string
+        raise TypeError(
+            f"asarray: expected ArrayLike, got {bins} of type {type(bins)}.\n"
+            "histogram: pass bins as an int or an array of edges (no estimator names)"
+        )
     check_arraylike("histogram_bin_edges", a, bins)
-    if isinstance(bins, str):
-        raise NotImplementedError("string values for `bins` not implemented.")
     arr = ensure_array(a)
     dt = _dtype(arr) if dtypes.kind(_dtype(arr)) in "fc" else to_inexact(_dtype(arr))
     if np.ndim(bins) == 1:

@@ -1260,7 +1260,7 @@ def eigh_tridiagonal(
             raise ValueError("Got empty index range in select_range.")
         lo, hi = int(select_range[0]), int(select_range[1])
     elif select == "v":
-        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented yet.")
+        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
     else:
         raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
     # a complex pair is a Hermitian matrix: the diagonal's real part, `e` above, conj(e) below

@@ -137,3 +137,20 @@ def test_segment_sum_without_num_segments_under_jit_is_concretization_error():
     # JAX 0.10.2: int(max(segment_ids)) of a traced array
     with pytest.raises(core.errors.ConcretizationTypeError, match="traced array with shape int32"):
         core.jit(lambda d, i: core.ops.segment_sum(d, i))(np.ones(3), np.array([0, 1, 1]))
+
+
+@pytest.mark.parametrize(
+    "data, ids, first",
+    [  # JAX 0.10.2's ValueError first lines
+        (jnp.array([1.0, 2.0]), jnp.array([[0], [1]]),
+         "Incompatible types for broadcasting: input type=float32[2] and requested "
+         "type=float32[2,1]"),
+        (jnp.ones((3, 2)), jnp.array([0, 1]),
+         "Incompatible types for broadcasting: input type=float32[3,2] and requested "
+         "type=float32[2,2]"),
+    ],
+)  # fmt: skip
+def test_segment_ids_of_the_wrong_shape_give_jaxs_first_line(data, ids, first):
+    with pytest.raises(ValueError) as info:
+        ops.segment_sum(data, ids, 2)
+    assert str(info.value).splitlines()[0] == first

@@ -76,3 +76,9 @@ def test_searchsorted_argument_errors(kw, message):
     with pytest.raises(ValueError) as e:
         jnp.searchsorted(jnp.array([1.0, 2.0]), 1.5, **kw)
     assert str(e.value) == message
+
+
+def test_searchsorted_of_a_2d_array_has_jaxs_first_line():
+    with pytest.raises(ValueError) as info:
+        jnp.searchsorted(jnp.ones((2, 2)), jnp.array([2.0]))
+    assert str(info.value).splitlines()[0] == "a should be 1-dimensional"  # JAX 0.10.2

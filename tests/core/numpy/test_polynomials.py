@@ -168,3 +168,18 @@ def test_polymul_of_a_scalar_is_a_len_type_error(args):
 def test_polyadd_of_a_scalar_is_an_index_error(fn):
     with pytest.raises(IndexError, match="^tuple index out of range"):
         fn(jnp.array([1, 2]), 3)
+
+
+def test_polyfit_of_fewer_points_than_coefficients_is_jaxs_minimum_norm_fit():
+    # JAX 0.10.2: polyfit(arange(3.), arange(3.), 5) by lstsq of the scaled Vandermonde matrix
+    got = jnp.polyfit(jnp.arange(3.0), jnp.arange(3.0), 5)
+    want = [-0.010518714, -0.011057778, 0.017354975, 0.18311958, 0.82110244, 1.1816587e-07]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+    c, resids, rank, s, rcond = jnp.polyfit(jnp.arange(3.0), jnp.arange(3.0) ** 2, 3, full=True)
+    assert resids.shape == (1,) and int(rank) == 3 and s.shape == (3,)  # lstsq's, as JAX's
+
+
+def test_polyder_of_a_negative_order_has_jaxs_first_line():
+    with pytest.raises(ValueError) as info:
+        jnp.polyder(jnp.array([1.0, 2.0]), m=-1)
+    assert str(info.value).splitlines()[0] == "Order of derivative must be positive"

@@ -431,3 +431,12 @@ def test_nanvar_of_complex_values_is_real_without_a_warning(fn, want):
         got = fn(jnp.array([1 + 1j, np.nan, 1 - 3j]))
     assert got.dtype == np.float32
     assert float(got) == want
+
+
+@pytest.mark.parametrize("fn", [jnp.histogram, jnp.histogram_bin_edges])
+def test_histogram_refuses_bin_estimator_names_as_jax(fn):
+    # JAX 0.10.2: TypeError "asarray: expected ArrayLike, got auto of type <class 'str'>."
+    with pytest.raises(TypeError) as info:
+        fn(jnp.array([1.0, 2.0, 3.0]), bins="auto")
+    first = str(info.value).splitlines()[0]
+    assert first == "asarray: expected ArrayLike, got auto of type <class 'str'>."

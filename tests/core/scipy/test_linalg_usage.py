@@ -132,3 +132,15 @@ def test_eigh_tridiagonal_tolerance_with_vectors_and_jit():
     np.testing.assert_allclose(linalg.eigh_tridiagonal(D3, E2, tol=1e-2)[0], want, rtol=2e-7)
     f = core.jit(lambda d: linalg.eigh_tridiagonal(d, E2, eigvals_only=True, tol=1e-2))
     np.testing.assert_allclose(f(D3), want, rtol=2e-7)
+
+
+def test_eigh_tridiagonal_select_v_is_not_implemented_in_jaxs_words():
+    with pytest.raises(NotImplementedError) as info:  # JAX 0.10.2's message
+        linalg.eigh_tridiagonal(
+            jnp.array([1.0, 2.0]),
+            jnp.array([0.5]),
+            eigvals_only=True,
+            select="v",
+            select_range=(0.0, 2.5),
+        )
+    assert str(info.value) == "eigh_tridiagonal(..., select='v') is not implemented"
