@@ -265,6 +265,8 @@ def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
     """Thomas's algorithm (elimination without pivoting): a forward `scan` over the rows
     eliminates the lower diagonal, a reverse `scan` substitutes back (the composition `jit`
     compiles for `tridiagonal_solve`)."""
+    if get_aval(b).shape[-2] == 0:  # JAX's: an empty system's (empty) solution
+        return b
     dl, d, du = (jnp.moveaxis(v, -1, 0)[..., None] for v in (dl, d, du))
     rows = jnp.moveaxis(b, -2, 0)
 

@@ -184,7 +184,10 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
         out = fn(row, axis=(r0, c0), keepdims=True)
     elif ord in (2, -2, "nuc"):
         s = dec.svd(moveaxis(x, (r0, c0), (-2, -1)), compute_uv=False)
-        out = {2: r.max, -2: r.min, "nuc": r.sum}[ord](s, axis=-1)
+        if ord == 2:  # JAX's: 0 for an empty matrix (singular values are never negative)
+            out = r.max(s, axis=-1, initial=0.0)
+        else:
+            out = {-2: r.min, "nuc": r.sum}[ord](s, axis=-1)
         if keepdims:
             out = expand_dims(out, sorted(axes))
         return out
@@ -690,9 +693,9 @@ def cond(x: Any, p: Any = None) -> Any:
     x = _inexact(x)
     shape = get_aval(x).shape
     if len(shape) < 2:
-        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D; got {shape=}")
+        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D; got arr.shape={shape}")
     if shape[-1] == 0 or shape[-2] == 0:
-        raise ValueError(f"jnp.linalg.cond: input array must not be empty; got {shape=}")
+        raise ValueError(f"jnp.linalg.cond: input array must not be empty; got arr.shape={shape}")
     if p is None or p == 2:
         s = dec.svd(x, False, False)
         return uf.divide(s[..., 0], s[..., -1])

@@ -1474,6 +1474,8 @@ def _schur(a: Any, complex_out: bool) -> tuple[Any, Any]:
     dt = np.dtype(jnp.result_type(a.dtype, np.complex64)) if complex_out else np.dtype(a.dtype)
     if complex_out:
         a = a.astype(dt)
+    if a.shape[-1] == 0:  # JAX's: empty Schur factors
+        return a, a
     return _schur_call(a, complex_out, dt)
 
 

@@ -158,3 +158,9 @@ def test_qdwh_polar_decomposition(shape):
     assert bool(converged) and int(num_iters) == 6  # as JAX 0.10.2's, both shapes
     with pytest.raises(ValueError, match="M >= N"):
         core.lax.linalg.qdwh(np.ones((2, 3)))
+
+
+def test_tridiagonal_solve_of_an_empty_system():
+    empty = np.zeros(0, np.float32)  # JAX 0.10.2: the empty (0, 1) solution
+    out = lax.linalg.tridiagonal_solve(empty, empty, empty, np.zeros((0, 1), np.float32))
+    assert out.shape == (0, 1) and out.dtype == np.float32

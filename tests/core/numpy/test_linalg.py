@@ -446,3 +446,21 @@ def test_tensorsolve_moves_axes_to_the_end():
     # -> [0, 0.5, 1, 1.5, 2, 2.5]
     out = jnp.linalg.tensorsolve(jnp.eye(6).reshape(2, 3, 6) * 2.0, jnp.arange(6.0).reshape(2, 3))
     np.testing.assert_allclose(out, [0.0, 0.5, 1.0, 1.5, 2.0, 2.5])
+
+
+@pytest.mark.parametrize(
+    "shape, message",
+    [  # JAX 0.10.2's messages
+        ((3,), "jnp.linalg.cond: input array must be at least 2D; got arr.shape=(3,)"),
+        ((2, 0), "jnp.linalg.cond: input array must not be empty; got arr.shape=(2, 0)"),
+    ],
+)
+def test_cond_errors_are_jaxs(shape, message):
+    with pytest.raises(ValueError) as info:
+        jnp.linalg.cond(jnp.zeros(shape))
+    assert str(info.value) == message
+
+
+def test_spectral_norm_of_an_empty_matrix_is_zero():
+    out = jnp.linalg.norm(jnp.zeros((0, 3)), 2)  # JAX 0.10.2: 0.0, float32
+    assert out.shape == () and out.dtype == np.float32 and float(out) == 0.0

@@ -144,3 +144,9 @@ def test_eigh_tridiagonal_select_v_is_not_implemented_in_jaxs_words():
             select_range=(0.0, 2.5),
         )
     assert str(info.value) == "eigh_tridiagonal(..., select='v') is not implemented"
+
+
+@pytest.mark.parametrize("output, dtype", [("real", np.float32), ("complex", np.complex64)])
+def test_schur_of_an_empty_matrix(output, dtype):
+    t, z = linalg.schur(jnp.zeros((0, 0)), output=output)  # JAX 0.10.2: two empty matrices
+    assert t.shape == z.shape == (0, 0) and t.dtype == z.dtype == dtype
