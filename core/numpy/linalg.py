@@ -642,7 +642,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
     eps = float(np.finfo(get_aval(a).dtype).eps)
     rcond = eps * max(m, n) if rcond is None else where(ensure_array(rcond) < 0, eps, rcond)
     u, s, vt = dec.svd(a, False, True)
-    mask = (s > 0) & (s >= multiply(rcond, s[0]))
+    mask = (s > 0) & (s >= multiply(rcond, s[:1]))  # (s[:1]: no singular values for 0 rows)
     rank = r.sum(mask)
     s_inv = expand_dims(where(mask, uf.divide(1, where(mask, s, 1)), 0), 1)
     x = matmul(_h(vt), multiply(s_inv, matmul(_h(u), b)))

@@ -464,3 +464,11 @@ def test_cond_errors_are_jaxs(shape, message):
 def test_spectral_norm_of_an_empty_matrix_is_zero():
     out = jnp.linalg.norm(jnp.zeros((0, 3)), 2)  # JAX 0.10.2: 0.0, float32
     assert out.shape == () and out.dtype == np.float32 and float(out) == 0.0
+
+
+@pytest.mark.parametrize("b_shape, x_shape", [((0,), (2,)), ((0, 3), (2, 3))])
+def test_lstsq_of_zero_rows(b_shape, x_shape):
+    # JAX 0.10.2: zero solutions, zero residuals, rank 0 and no singular values
+    x, resid, rank, s = jnp.linalg.lstsq(jnp.zeros((0, 2)), jnp.zeros(b_shape))
+    assert x.shape == x_shape and not np.asarray(x).any() and not np.asarray(resid).any()
+    assert int(rank) == 0 and s.shape == (0,)
