@@ -26,6 +26,9 @@ REWRITES = [
     ((4096, 1), np.float32, (1,), reductions.reduce_sum_in_order_p),  # nothing reduced
     ((64, 64), np.complex64, (1,), reductions.reduce_sum_in_order_p),  # complex: XLA's loops
     ((10, 3), np.int32, (0,), reductions.reduce_sum_p),  # integers: any order, the same sum
+    ((512, 255), np.float32, (0,), reductions.reduce_sum_ynn_p),  # one under `PARALLEL_SIZE`
+    ((512, 256), np.float32, (0,), reductions.reduce_sum_p),  # `PARALLEL_SIZE`: threaded
+    ((2, 65536), np.float64, (1,), reductions.reduce_sum_p),
 ]
 
 

@@ -17,6 +17,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core.jit import loops
 from core.prims import sum_order
 from tests.core.prims.sum_order_cases import FORMS, data
 from tests.core.prims.sum_order_cases import digest as digest_of
@@ -70,9 +71,16 @@ def test_eager_sum_gives_jaxs_bits(shape, axis, dtype, digest, head):
     assert digest_of(out) == digest
 
 
+@pytest.fixture
+def one_thread(monkeypatch):
+    """Loops of one thread (as `NUMBAX_JIT_THREADS=0` makes them): `jit` then compiles sums of
+    `loops.PARALLEL_SIZE` elements or more in YNNPACK's order too (`core/jit/sum_order.py`)."""
+    monkeypatch.setattr(loops, "PARALLEL_SIZE", 1 << 62)
+
+
 # `jit` compiles the order of every float sum: XLA's loops' and YNNPACK's
 @pytest.mark.parametrize(("shape", "axis", "dtype", "digest", "head"), CASES)
-def test_jit_sum_gives_jaxs_bits(shape, axis, dtype, digest, head):
+def test_jit_sum_gives_jaxs_bits(shape, axis, dtype, digest, head, one_thread):
     out = np.asarray(core.jit(lambda x: jnp.sum(x, axis=axis))(_data(shape, dtype)))
     assert digest_of(out) == digest
 
@@ -161,11 +169,11 @@ def _check(form, shape, axes, dtype, eager, jitted, head):
 
 
 @pytest.mark.parametrize("case", _RECORD["cases"], ids=str)
-def test_ynnpack_sums_give_jaxs_bits_eagerly_and_under_jit(case):
+def test_ynnpack_sums_give_jaxs_bits_eagerly_and_under_jit(case, one_thread):
     _check(*case)
 
 
 @pytest.mark.xfail(strict=True, reason="YNNPACK's tiles across calls are not matched yet")
 @pytest.mark.parametrize("case", _RECORD["unmatched"], ids=str)
-def test_ynnpack_sums_tiled_across_calls_give_jaxs_bits(case):
+def test_ynnpack_sums_tiled_across_calls_give_jaxs_bits(case, one_thread):
     _check(*case)

@@ -51,8 +51,6 @@ def _run(f, args, lean: bool, threads: int):
             config.override("jit_kernels", "many"),
             config.override("jit_compile_workers", 0),
             config.override("jit_progress", False),
-            # sums of 4096+ elements in YNNPACK's order run one thread: these are threaded sums
-            config.override("jit_xla_sum_order", False),
         ):
             jitted = core.jit(lambda *a: f(*a))
             out = [np.asarray(x) for x in core.tree_util.tree_leaves(jitted(*args))]
