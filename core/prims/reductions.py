@@ -121,19 +121,25 @@ def _in_order_impl(x, *, axes):
         return np.asarray(window_sum(x, tuple(axes)), x.dtype)
 
 
+def _sum_in_an_order(name: str, impl: Any) -> Primitive:
+    """A `reduce_sum` whose `impl` adds in an order of its own: linear, transposed and batched
+    as `reduce_sum`."""
+    prim = Primitive(name)
+    prim.def_impl(impl)
+    prim.def_abstract_eval(
+        lambda x, *, axes: ShapedArray(reduced_shape("reduce_sum", x, axes), x.dtype, x.weak_type)
+    )
+    deflinear(prim)
+    prim.def_transpose(_reduce_sum_transpose)
+    batch_axes_rule(prim)
+    return prim
+
+
 # `reduce_sum` adding the elements in the order of XLA:CPU's own loops (windows of 32, each
 # summed in order from 0: `sum_order.window_sum`): what `jit` compiles a float sum that XLA
 # does not hand to YNNPACK into (core/jit/sum_order.py), a loop nest of its own order
 # (`core/jit/loops.py`, `LoopNest._emit_windows`)
-reduce_sum_in_order_p = Primitive("reduce_sum_in_order")
-reduce_sum_in_order_p.def_impl(_in_order_impl)
-reduce_sum_in_order_p.def_abstract_eval(
-    lambda x, *, axes: ShapedArray(reduced_shape("reduce_sum", x, axes), x.dtype, x.weak_type)
-)
-# a sum in another order: linear, transposed and batched as `reduce_sum`
-deflinear(reduce_sum_in_order_p)
-reduce_sum_in_order_p.def_transpose(_reduce_sum_transpose)
-batch_axes_rule(reduce_sum_in_order_p)
+reduce_sum_in_order_p = _sum_in_an_order("reduce_sum_in_order", _in_order_impl)
 
 
 def _ynn_impl(x, *, axes):
@@ -144,14 +150,7 @@ def _ynn_impl(x, *, axes):
 # `reduce_sum` adding in the order of YNNPACK, to which XLA:CPU hands float32 and float64 sums
 # of 4096 elements or more (`sum_order.ynn_sum`): what `jit` compiles such a sum into
 # (core/jit/sum_order.py), a loop nest of its own order (`LoopNest._emit_ynn`)
-reduce_sum_ynn_p = Primitive("reduce_sum_ynn")
-reduce_sum_ynn_p.def_impl(_ynn_impl)
-reduce_sum_ynn_p.def_abstract_eval(
-    lambda x, *, axes: ShapedArray(reduced_shape("reduce_sum", x, axes), x.dtype, x.weak_type)
-)
-deflinear(reduce_sum_ynn_p)
-reduce_sum_ynn_p.def_transpose(_reduce_sum_transpose)
-batch_axes_rule(reduce_sum_ynn_p)
+reduce_sum_ynn_p = _sum_in_an_order("reduce_sum_ynn", _ynn_impl)
 
 reduce_max_p = _reduction("reduce_max", np.max, "iufcb")
 reduce_min_p = _reduction("reduce_min", np.min, "iufcb")
