@@ -16,12 +16,15 @@ nest of its producers, as any reduction does, one thread. The decision reads the
 shapes before a scan's rows are split into chunks (`core/backends/numba/scan_rows.py`), so a
 sum's order never depends on the chunks.
 
-A float32 or float64 sum of `loops.PARALLEL_SIZE` (131072) elements or more stays a
-`reduce_sum`: its loops run on both threads, in chunks of the outer dimension, so its order is
-not YNNPACK's and its last bits can differ from JAX's. In YNNPACK's order it would run on one
-thread: the Flax MNIST CNN's step took 40.3 ms against 28.5 (its bias gradients sum 1.6-3.2M
-elements; two threads, session 36). With `NUMBAX_JIT_THREADS=0` every loop runs one thread
-and these sums too add in YNNPACK's order.
+A float32 or float64 sum of a quarter of `loops.PARALLEL_SIZE` (32768) elements or more
+stays a `reduce_sum` (`_ynn_limit`: a loop nest touching several arrays runs threaded from
+there): its loops run on both threads, in chunks of the outer dimension, so its order is not
+YNNPACK's and its last bits can differ from JAX's. In YNNPACK's order it would run on one
+thread, in a loop nest of its own: the Flax MNIST CNN's step took 40.3 ms against 28.5 (its
+bias gradients sum 1.6-3.2M elements; two threads, session 36), and with the limit at
+131072 the ResNet-10's BatchNorm gradients (32x4x4x128 elements) cost 0.3 ms more on one
+thread and 1-2 ms on two. With `NUMBAX_JIT_THREADS=0` every loop runs one thread and these
+sums too add in YNNPACK's order.
 
 The rewrite runs when `config.jit_xla_sum_order` is on (the default;
 `NUMBAX_JIT_XLA_SUM_ORDER=0` turns it off).
@@ -51,7 +54,13 @@ def _in_order(eqn: Eqn) -> Eqn:
         return eqn
     axes = tuple(sorted(int(a) for a in eqn.params["axes"]))
     ynn = sum_order.uses_ynn(aval.dtype, aval.shape, axes)
-    if ynn and aval.size >= loops.PARALLEL_SIZE:  # threaded, in any order (module docstring)
+    if ynn and aval.size >= _ynn_limit():  # threaded, in any order (module docstring)
         return eqn
     prim = reductions.reduce_sum_ynn_p if ynn else reductions.reduce_sum_in_order_p
     return Eqn(prim, eqn.inputs, {"axes": axes}, eqn.outputs, eqn.source_info)
+
+
+def _ynn_limit() -> int:
+    """The sum size from which `jit` keeps numbax's threaded order: a quarter of
+    `loops.PARALLEL_SIZE`, where a loop nest touching several arrays runs threaded."""
+    return loops.PARALLEL_SIZE // 4

@@ -8,7 +8,7 @@ import pytest
 
 import core
 from core.api import make_jaxpr
-from core.jit import sum_order
+from core.jit import loops, sum_order
 from core.jit.codegen import compile_jaxpr
 from core.prims import elementwise as ew
 from core.prims import reductions
@@ -26,8 +26,8 @@ REWRITES = [
     ((4096, 1), np.float32, (1,), reductions.reduce_sum_in_order_p),  # nothing reduced
     ((64, 64), np.complex64, (1,), reductions.reduce_sum_in_order_p),  # complex: XLA's loops
     ((10, 3), np.int32, (0,), reductions.reduce_sum_p),  # integers: any order, the same sum
-    ((512, 255), np.float32, (0,), reductions.reduce_sum_ynn_p),  # one under `PARALLEL_SIZE`
-    ((512, 256), np.float32, (0,), reductions.reduce_sum_p),  # `PARALLEL_SIZE`: threaded
+    ((128, 255), np.float32, (0,), reductions.reduce_sum_ynn_p),  # under `_ynn_limit`
+    ((128, 256), np.float32, (0,), reductions.reduce_sum_p),  # `_ynn_limit`: threaded
     ((2, 65536), np.float64, (1,), reductions.reduce_sum_p),
 ]
 
@@ -78,7 +78,8 @@ YNN_NESTS = [
 
 
 @pytest.mark.parametrize(("shape", "axes", "dtype"), YNN_NESTS)
-def test_a_sum_in_ynnpacks_order_stays_fused_and_adds_in_its_order(shape, axes, dtype):
+def test_a_sum_in_ynnpacks_order_stays_fused_and_adds_in_its_order(shape, axes, dtype, monkeypatch):
+    monkeypatch.setattr(loops, "PARALLEL_SIZE", 1 << 62)  # one-thread loops: every size's
     x = (rng.standard_normal(shape) * np.exp2(rng.integers(-12, 12, shape))).astype(dtype)
     with core.enable_x64(True):
         closed = make_jaxpr(lambda x: reductions.reduce_sum(ew.mul(x, x), axes))(x)
