@@ -12,9 +12,9 @@ adds in XLA's windows (`Reduce("sum_windows")`, `LoopNest._emit_windows`): every
 axis longer than 32 cut into windows of 32 padded as `SAME` pads (the padding's zeros
 skipped by the loops' bounds), each window summed from 0, again over the windows' sums while
 an axis has more than 32 of them, then the rest in row-major order. Either stays in the loop
-nest of its producers, as any reduction does, one thread. The decision reads the program's
-shapes before a scan's rows are split into chunks (`core/backends/numba/scan_rows.py`), so a
-sum's order never depends on the chunks.
+nest of its producers, as any reduction does, one thread (large sums excepted: below). The
+decision reads the program's shapes before a scan's rows are split into chunks
+(`core/backends/numba/scan_rows.py`), so a sum's order never depends on the chunks.
 
 A float32 or float64 sum of a quarter of `loops.PARALLEL_SIZE` (32768) elements or more
 stays a `reduce_sum` (`_ynn_limit`: a loop nest touching several arrays runs threaded from
@@ -43,8 +43,8 @@ _KINDS = (np.float32, np.float64, np.complex64, np.complex128)
 
 def in_xla_order(eqns: list[Eqn]) -> list[Eqn]:
     """`eqns` with every float `reduce_sum` as a sum in XLA:CPU's order (module docstring): a
-    `reduce_sum_ynn` where XLA hands it to YNNPACK, else a `reduce_sum_in_order`; other
-    equations unchanged."""
+    `reduce_sum_ynn` where XLA hands it to YNNPACK (under `_ynn_limit` elements; larger ones
+    stay `reduce_sum`, threaded), else a `reduce_sum_in_order`; other equations unchanged."""
     return [_in_order(e) if e.prim is reductions.reduce_sum_p else e for e in eqns]
 
 
