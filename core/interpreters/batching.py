@@ -146,6 +146,25 @@ def _batched_call(fun: Callable, dims: Sequence[int | None], size: int, axis_nam
     return run
 
 
+def scalar_call(fun: Callable, xs: Sequence[Any]) -> list[Any]:
+    """`fun`, staged for scalars (a computation of `lax.reduce` or `reduce_window`, whose
+    calls and broadcasts have scalar shapes), run elementwise over the arrays `xs`, all of
+    one shape: batched over their flattened elements.
+
+    Args:
+      fun: takes one scalar per array of `xs`, returns a list of scalars.
+      xs: arrays of one shape.
+
+    Returns:
+      `fun`'s outputs, each of the arrays' shape.
+    """
+    shape = get_aval(xs[0]).shape
+    size = int(np.prod(shape, dtype=np.int64))
+    run = _batched_call(fun, [0] * len(xs), size, None)
+    outs = run(*[ops.reshape(x, (size,)) for x in xs])
+    return [ops.reshape(o, shape) for o in outs]
+
+
 def _box(trace: BatchTrace, val: Any, dim: int | None) -> Any:
     if type(val) is Zero:
         return Zero(unbatched_aval(val.aval, dim))

@@ -810,7 +810,8 @@ def _reduce_composition(*args: Any, computation: Callable, jaxpr: Any, dimension
     closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
 
     def combine(a, b):
-        return eval_jaxpr(closed.jaxpr, closed.consts, *a, *b)
+        fun = lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs)  # noqa: E731
+        return batching.scalar_call(fun, [*a, *b])
 
     return _halving_composition(combine, list(args[:n]), list(args[n:]), dimensions)
 

@@ -541,7 +541,7 @@ def _reduce_window_composition(*args: Any, jaxpr: Jaxpr, consts: tuple = (), **p
         limit = [b + (k - 1) * st + 1 if k else b for b, k, st in zip(start, out_shape, ws)]
         taken = [static_slice(x, start, limit, ws) for x in padded]
         ok = static_slice(valid, start, limit, ws)
-        new = eval_jaxpr(jaxpr, consts, *outs, *taken)
+        new = batching.scalar_call(lambda *xs: eval_jaxpr(jaxpr, consts, *xs), [*outs, *taken])
         outs = [ew.select(ok, a, b) for a, b in zip(new, outs)]
     return outs
 

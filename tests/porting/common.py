@@ -128,6 +128,11 @@ MODEL_GROUPS = {
         "sdf_ray_marching",
         "spectral_heat_poisson",
     ),
+    # JAX-only programs of array APIs no other program reached (session 37)
+    "array_computing": (
+        "einsum_tensor_networks",
+        "window_reductions",
+    ),
 }
 
 

@@ -119,6 +119,30 @@ def test_several_operands_reduce_together():
     np.testing.assert_allclose(total, [6.0, 6.75, 7.5, 8.25])
 
 
+def test_computations_calling_jnp_functions_run_per_element():
+    # a computation staged on scalars may call jitted jnp functions (`jnp.where`,
+    # `jnp.logaddexp`), whose calls take scalars: it runs batched over the windows (it
+    # raised "jit_call of _where expects bool[]"); max with its first argmax, against numpy
+    x = np.float32([[3, 1, 4, 1, 5, 9], [2, 6, 5, 3, 5, 8], [9, 7, 9, 3, 2, 3]])
+    idx = np.arange(x.size, dtype=np.int32).reshape(x.shape)
+
+    def pick(a, b):
+        take_a = (a[0] > b[0]) | ((a[0] == b[0]) & (a[1] < b[1]))
+        return jnp.where(take_a, a[0], b[0]), jnp.where(take_a, a[1], b[1])
+
+    init = (np.float32(-np.inf), np.int32(0))
+    windows = lambda x, i: lax.reduce_window((x, i), init, pick, (2, 3), (1, 3), "VALID")  # noqa: E731
+    for f in (windows, core.jit(windows)):
+        vals, where = f(x, idx)
+        np.testing.assert_array_equal(vals, [[6, 9], [9, 8]])
+        np.testing.assert_array_equal(where, [[7, 5], [12, 11]])
+    vals, where = lax.reduce((x, idx), init, pick, (1,))
+    np.testing.assert_array_equal(vals, x.max(1))
+    np.testing.assert_array_equal(where, idx[np.arange(3), x.argmax(1)])
+    smooth = lax.reduce_window(x, np.float32(-np.inf), jnp.logaddexp, (1, 2), (1, 2), "VALID")
+    np.testing.assert_allclose(smooth, np.logaddexp(x[:, ::2], x[:, 1::2]), rtol=1e-6)
+
+
 @pytest.mark.parametrize("kind", list(OPS))
 @pytest.mark.parametrize("cfg", CONFIGS, ids=str)
 def test_grads(kind, cfg):
