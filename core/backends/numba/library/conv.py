@@ -52,6 +52,7 @@ from core.backends.numba.library.taps import (
     RHS_DILATION,
     SIZE,
     STRIDES,
+    box_start,
 )
 from core.jit import runtime as rt
 
@@ -204,6 +205,18 @@ _im2col = callee("im2col")
 _copy_taps = callee("copy_taps")
 
 
+@jit
+def _box_weights(w, taps, box, count, block, reverse):
+    """The weights of the box's taps, `block` elements a tap (`copy_taps` with one outer
+    index): w's own block where they are one run in it (`box_start`), else a copy."""
+    first = box_start(taps, box, reverse != 0)
+    if first >= 0:
+        return segment(w, first * block, count * block)
+    wn = rt.empty((count * block,), w.dtype)
+    _copy_taps(w, wn, taps, box, (1, block, reverse, 1))
+    return wn
+
+
 @register("a a a p", calls=("conv_forward_items", *_TAPS))
 def conv_forward(x, w, out, p):
     """out[(n, q..), o] = patches[(n, q..), (k.., i)] @ w[(k.., i), o] per group: the batch
@@ -215,10 +228,10 @@ def conv_forward(x, w, out, p):
     pn, wn = p, w
     if groups == 1:  # taps that read only padding are skipped (see `taps`)
         narrow, box, count = _narrowed(p, 8, KERNEL, OUTS, RHS_DILATION, STRIDES)
-        if count < prod(segment(p, 8 + 2 * nsp, nsp)):
+        taps = segment(p, 8 + 2 * nsp, nsp)
+        if count < prod(taps):
             pn = narrow
-            wn = rt.empty((count * i * o,), w.dtype)
-            _copy_taps(w, wn, segment(p, 8 + 2 * nsp, nsp), box, (1, i * o, 0, 1))
+            wn = _box_weights(w, taps, box, count, i * o, 0)
     qprod, kprod = prod(segment(pn, 8 + nsp, nsp)), prod(segment(pn, 8 + 2 * nsp, nsp))
     width, og = kprod * i, o // groups
     nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
@@ -288,10 +301,13 @@ def conv_kernel_gradient(x, w, out, p):
     taps = segment(p, 4 + nsp, nsp)
     narrow, box, count = _narrowed(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
     skip = count < prod(taps)  # taps that read only padding get zeros (see `taps`)
-    pn, dst = p, out
-    if skip:
+    pn, dst, first = p, out, box_start(taps, box, False)
+    if skip:  # into out's block of the box's taps where they are one
         pn = narrow
-        dst = rt.empty((count * n * o,), out.dtype)
+        if first >= 0:
+            dst = segment(out, first * n * o, count * n * o)
+        else:
+            dst = rt.empty((count * n * o,), out.dtype)
     kprod = prod(segment(p, 4 + 2 * nsp, nsp))
     size = count * n * o
     by_cols = o >= c * kprod and o >= 2 * BAND
@@ -314,8 +330,10 @@ def conv_kernel_gradient(x, w, out, p):
         partial = rt.empty((nw * size,), out.dtype)
         _gradient_parts(nw, x, w, partial, pn, parts)
         _sum_parts(nw, partial, dst, (size, nw, -(-size // nw)))
-    if skip:
-        zero(out, 0, len(out))
+    if skip and first >= 0:
+        zero(out, 0, first * n * o)
+        zero(out, (first + count) * n * o, len(out))
+    elif skip:
         _copy_taps(out, dst, taps, box, (1, n * o, 0, 0))
 
 
@@ -385,10 +403,10 @@ def conv_output_side(x, w, out, p):
     pn, wn = p, w
     if count < prod(taps):  # taps that read only padding are skipped (see `taps`)
         pn = narrow
-        wn = rt.empty((c * count * o,), w.dtype)
         if p[4] == WEIGHTS_KOC_REVERSED:
-            _copy_taps(w, wn, taps, box, (1, o * c, 1, 1))
+            wn = _box_weights(w, taps, box, count, o * c, 1)
         else:
+            wn = rt.empty((c * count * o,), w.dtype)
             _copy_taps(w, wn, taps, box, (c, o, 0, 1))
     sprod, qprod = prod(segment(p, 5, nsp)), prod(segment(p, 5 + nsp, nsp))
     width = count * o

@@ -6,8 +6,11 @@ padding, and an im2col product multiplies their zero columns all the same (8/9 o
 `tap_box` finds, per spatial axis, the range of taps that some output position reads inside
 the input; the convolution then runs on that box of taps as a convolution of its own: its
 kernel size is the box's, its low padding `lo - first tap * tap step`, and the weights (or the
-kernel gradient's result) are the box's taps, copied by `copy_taps` (a tap's weights are one
-contiguous block in every layout the library reads).
+kernel gradient's result) are the box's taps: the full array's own block where they are one run
+in it (`box_start`: a single tap, as on a 1x1 map), else a copy by `copy_taps` (a tap's weights
+are one contiguous block in every layout the library reads). The kernel gradient's result then
+gets zeros in the other taps only, not in all of them first (8 of the 9 taps' 9.4 MB of a
+3x3x512x512 kernel written once).
 
 The parameter vectors are those of `conv._spatial`: seven per-axis vectors from `p[at]` on
 (input sizes, output sizes, kernel sizes, window strides, rhs dilations, lhs dilations, low
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.backends.numba.library.blocks import advance, copy, fill, jit
+from core.backends.numba.library.blocks import advance, copy, fill, jit, zero
 from core.backends.numba.library.entry import register
 from core.jit import runtime as rt
 
@@ -74,13 +77,28 @@ def conv_taps(p, spec, plan):
     plan[n + 2 * nsp] = count
 
 
+@jit
+def box_start(taps, box, reverse):
+    """Where the box's taps start in the full kernel (a flat tap index) if they are one run
+    there, else -1: every axis after the first of more than one box tap holds all its taps.
+    With `reverse`, tap t of each axis is stored at index n - 1 - t (see `copy_taps`). A
+    convolution then reads (or writes) the box's block of the full array in place."""
+    nsp, first, whole = len(taps), 0, False
+    for d in range(nsp):
+        size = box[nsp + d] - box[d]
+        if whole and size != taps[d]:
+            return -1
+        whole = whole or size > 1
+        first = first * taps[d] + (taps[d] - box[nsp + d] if reverse else box[d])
+    return first
+
+
 @register("a a p p p")
 def copy_taps(full, part, taps, box, q):
     """Copies between `full` (outer, taps.., block) and `part` (outer, box sizes.., block) the
-    `block` elements of every tap in `box`: into `part` if `into_part`, else back into `full`
-    (whose other taps the caller has zeroed). With `reverse`, both store tap t of each axis
-    at index n - 1 - t (JAX's reversed kernel of an input gradient). q = (outer, block,
-    reverse, into_part)."""
+    `block` elements of every tap in `box`: into `part` if `into_part`, else back into `full`,
+    whose other taps it zeroes. With `reverse`, both store tap t of each axis at index n - 1 - t
+    (JAX's reversed kernel of an input gradient). q = (outer, block, reverse, into_part)."""
     outer, block, reverse, into_part = q[0], q[1], q[2] != 0, q[3] != 0
     nsp = len(taps)
     start = rt.empty((nsp,), np.int64)
@@ -95,13 +113,18 @@ def copy_taps(full, part, taps, box, q):
     t = rt.full((nsp,), 0, np.int64)
     for u in range(outer):
         fill(t, 0, nsp, 0)
-        for j in range(npart):
-            src = 0
+        for j in range(nfull):  # tap t of the full kernel, tap t - start of the box
+            inside, k = True, 0
             for d in range(nsp):
-                src = src * taps[d] + start[d] + t[d]
-            f, g = (u * nfull + src) * block, (u * npart + j) * block
-            if into_part:
+                r = t[d] - start[d]
+                inside = inside and 0 <= r < sizes[d]
+                k = k * sizes[d] + r
+            f, g = (u * nfull + j) * block, (u * npart + k) * block
+            if not inside:
+                if not into_part:
+                    zero(full, f, f + block)
+            elif into_part:
                 copy(part, g, full, f, block)
             else:
                 copy(full, f, part, g, block)
-            advance(t, sizes, nsp)
+            advance(t, taps, nsp)

@@ -35,6 +35,7 @@ def _values(x, w, strides, padding, rhs_dilation, g):
         ((1, 1), (3, 3), (1, 1), "SAME", (1, 1)),  # the centre tap only (a ResNet's last layer)
         ((2, 2), (3, 3), (2, 2), "SAME", (1, 1)),  # a 2x2 box: padding (0, 1), stride 2
         ((1, 3), (3, 2), (1, 1), ((2, 2), (1, 0)), (1, 1)),  # a box of one row, taps of one axis
+        ((1, 4), (3, 3), (1, 1), "SAME", (1, 1)),  # the middle row: one run of the full kernel
         ((2, 2), (3, 3), (1, 1), ((2, 2), (2, 2)), (2, 2)),  # dilated taps
     ],
 )
@@ -90,3 +91,14 @@ def test_tap_box_finds_the_taps_that_read_the_input():
     none = np.array([1, 2, 1, 3, 1, 1, 1, 5], np.int64)  # every tap reads padding
     box, count = tap_box(none, *args)
     assert list(box) == [0, 3] and count == 3
+
+
+def test_box_start_is_the_first_tap_of_a_box_that_is_one_run():
+    """A box is one run of the row-major kernel when every axis after its first of more than
+    one tap holds all its taps; reversed, tap t of an axis of n is stored at n - 1 - t."""
+    box_start = numba.njit(taps.box_start.py_func)
+    k = np.array([3, 3], np.int64)
+    centre, row, square = ([1, 1, 2, 2], [1, 0, 2, 3], [0, 0, 2, 2])
+    assert [box_start(k, np.array(b, np.int64), False) for b in (centre, row, square)] == [4, 3, -1]
+    assert box_start(k, np.array([0, 1, 1, 2], np.int64), True) == 7  # tap (0, 1) at (2, 1)
+    assert box_start(np.array([3, 1], np.int64), np.array([0, 0, 2, 1], np.int64), False) == 0
