@@ -8,16 +8,25 @@ Settings (`--settings`): `one` (the step's loops on one thread), `anywhere` (two
 worker wherever the scheduler puts it: `CPUS` 0), `keepoff` (two threads, the worker off its
 caller's CPU: the pool's way), `pinned` (as `keepoff`, and the device thread that runs the
 step kept on the first CPU), `follow` (as `keepoff` with the default count, which follows the
-load: `core/jit/threads.py`; only without `NUMBAX_NUM_THREADS`).
+load: `core/jit/threads.py`; only without `NUMBAX_NUM_THREADS`). A setting may add knobs,
+`+NAMEvalue`: `spin` (the workers' spin before they sleep, us: `pool.SPIN`), `slice` and
+`cslice` (the scheduler slices of the workers and of the device thread, us: `sched_setattr`'s
+`sched_runtime`, honoured for normal threads since Linux 6.12), e.g. `keepoff+slice100`.
+
+Per step it prints the callers' waits for the workers' pieces (`pool.WAITED`), those over 1 ms
+(`LONG_WAITS`: a worker preempted in a piece holds its caller until it runs again), the
+workers' CPU time in pieces (`HELPED`) and the number of jobs (parallel loops).
 
 Usage: `python bench/pool_placement.py MODEL [--rounds 3] [--seconds 1]
-[--settings one,anywhere,keepoff,pinned]`; run it where other sessions' load does not count
-(e.g. at autogroup nice -20: `echo -20 > /proc/self/autogroup` in a session of its own).
+[--settings one,anywhere,keepoff,pinned,keepoff+slice100]`; run it where other sessions' load
+does not count (e.g. at autogroup nice -20: `echo -20 > /proc/self/autogroup` in a session of
+its own).
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import statistics
 import subprocess
@@ -52,11 +61,19 @@ def main() -> None:
 
     follower = threads._state["follower"]
 
+    workers = [t.native_id for t in threading.enumerate() if t.name.startswith("numbax-pool")]
+
     def use(setting: str) -> None:
-        count = 1 if setting == "one" else 2
-        threads._state["follower"] = follower if setting == "follow" else (lambda: count)
-        p.state[pool.CPUS] = 0 if setting in ("one", "anywhere") else mask
-        os.sched_setaffinity(device, {min(cpus)} if setting == "pinned" else cpus)
+        base, *knobs = setting.split("+")
+        opts = {k.rstrip("0123456789"): int(k[len(k.rstrip("0123456789")) :]) for k in knobs}
+        count = 1 if base == "one" else 2
+        threads._state["follower"] = follower if base == "follow" else (lambda: count)
+        p.state[pool.CPUS] = 0 if base in ("one", "anywhere") else mask
+        os.sched_setaffinity(device, {min(cpus)} if base == "pinned" else cpus)
+        p.state[pool.SPIN] = opts.get("spin", pool.SPIN_NS // 1000) * 1000
+        for tid in workers:
+            _slice(tid, opts.get("slice", 0) * 1000)
+        _slice(device, opts.get("cslice", 0) * 1000)
         for _ in range(3):
             run()
 
@@ -71,31 +88,52 @@ def main() -> None:
             for setting in settings[r % len(settings) :] + settings[: r % len(settings)]:
                 use(setting)
                 p.saved()
+                words = (pool.EPOCH, pool.WAITED, pool.HELPED, pool.LONG_WAITS, pool.LONG_WAITED)
+                j0, w0, h0, l0, lw0 = (int(p.state[k]) for k in words)
                 s0, t0, c0, n = thread_schedstat(), time.perf_counter(), time.process_time(), 0
                 while time.perf_counter() - t0 < args.seconds:
                     run()
                     n += 1
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                 saved, s1 = p.saved(), thread_schedstat()
+                jobs = ((int(p.state[pool.EPOCH]) - j0) & 0xFFFFFFFF) / n
+                waited = (int(p.state[pool.WAITED]) - w0) / n / 1e6
+                helped = (int(p.state[pool.HELPED]) - h0) / n / 1e6
+                long = (int(p.state[pool.LONG_WAITS]) - l0) / n
+                long_ms = (int(p.state[pool.LONG_WAITED]) - lw0) / n / 1e6
                 per = sorted(
                     (((s1[k][0] - s0[k][0]) / n / 1e6, (s1[k][1] - s0[k][1]) / n / 1e6))
                     for k in s1
                     if k in s0
                 )[::-1]
-                row = (wall / n * 1e3, cpu / n * 1e3, saved / n * 1e3, per[:2])
+                row = (
+                    wall / n * 1e3,
+                    cpu / n * 1e3,
+                    saved / n * 1e3,
+                    per[:2],
+                    jobs,
+                    waited,
+                    helped,
+                    long,
+                    long_ms,
+                )
                 res.setdefault((setting, phase), []).append(row)
             if hog is not None:
                 hog.kill()
                 hog.wait()
         print(f"round {r + 1}/{args.rounds}", file=sys.stderr, flush=True)
-    print("per step, medians (ms): wall, CPU, saved by the worker, the two busiest threads'")
-    print("run/wait (of the median round)")
+    print("per step, medians (ms): wall, CPU, saved by the worker, jobs, the callers' wait for")
+    print("the workers' pieces, the workers' CPU in pieces, waits over 1 ms and their time, the")
+    print("two busiest threads' run/wait (of the median round); then every round's wall")
     for (setting, phase), rows in res.items():
-        wall, cpu, saved = (statistics.median(row[i] for row in rows) for i in range(3))
+        med = [statistics.median(row[i] for row in rows) for i in (0, 1, 2, 4, 5, 6, 7, 8)]
         mid = sorted(rows)[len(rows) // 2][3]
         busiest = "  ".join(f"{a:.1f}/{b:.1f}" for a, b in mid)
+        walls = " ".join(f"{row[0]:.1f}" for row in rows)
         print(
-            f"{args.model:12} {setting:9} {phase:5} {wall:7.2f} {cpu:7.2f} {saved:7.2f}  {busiest}"
+            f"{args.model:11} {setting:22} {phase:5} {med[0]:6.2f} {med[1]:6.2f} {med[2]:6.2f} "
+            f"{med[3]:4.0f} {med[4]:6.2f} {med[5]:6.2f} {med[6]:4.1f} {med[7]:5.1f}  {busiest}"
+            f"  [{walls}]"
         )
 
     print_json(
@@ -104,13 +142,37 @@ def main() -> None:
             "model": args.model,
             "samples": {
                 f"{setting} {phase}": [
-                    {"wall": w, "cpu": c, "saved": sv, "threads_run_wait": per}
-                    for w, c, sv, per in rows
+                    {
+                        "wall": w,
+                        "cpu": c,
+                        "saved": sv,
+                        "threads_run_wait": per,
+                        "jobs": jb,
+                        "waited": wt,
+                        "helped": hp,
+                        "long_waits": lw,
+                        "long_waited": lm,
+                    }
+                    for w, c, sv, per, jb, wt, hp, lw, lm in rows
                 ]
                 for (setting, phase), rows in res.items()
             },
         },
     )
+
+
+_SCHED_SETATTR = {"x86_64": 314, "aarch64": 274}[os.uname().machine]
+
+
+def _slice(tid: int, ns: int) -> None:
+    """Asks Linux for scheduler slices of `ns` nanoseconds for thread `tid` (`sched_setattr`'s
+    `sched_runtime`, honoured for normal threads since 6.12; 0: the default slice)."""
+    attr = (ctypes.c_uint64 * 7)()
+    attr[0] = 56  # size (u32) | policy SCHED_OTHER (u32) << 32
+    attr[3] = ns  # sched_runtime (after flags and nice | priority)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(_SCHED_SETATTR, tid, ctypes.byref(attr), 0) != 0:
+        raise OSError(ctypes.get_errno(), "sched_setattr")
 
 
 if __name__ == "__main__":

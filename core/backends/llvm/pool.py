@@ -48,7 +48,10 @@ its caller runs on (`CPU`), and a worker that joins it keeps off that CPU (`_kee
 affinity becomes the pool's CPUs, `CPUS`, but that one, set again only when the caller's CPU
 changes); the caller is not pinned. The pool also keeps a ledger (`WAITED`, `HELPED`): the
 callers' time waiting for the workers' pieces and the workers' CPU time in pieces, whose
-difference (`Pool.saved`, `bench/pool_placement.py`) says what a second thread saved.
+difference (`Pool.saved`, `bench/pool_placement.py`) says what a second thread saved, and
+the waits over `LONG_NS` (`LONG_WAITS`, `LONG_WAITED`): a worker preempted in a piece holds
+its caller for the competitor's whole turn on the core (a scheduler tick or more), and next
+to other load those few waits were nearly all of the callers' waiting.
 
 Every iteration runs in the same piece, by the same code, whichever thread takes it: results
 do not depend on the thread count or on who took what. With the pool on it is the process's
@@ -105,11 +108,15 @@ CPU, CPUS = 16, 17
 WAITED, HELPED = 18, 19
 # The devices of running pmaps that help each other (the desk's: `desk`, `Pool.join`)
 HELPERS = parallel.HELPERS
-WORDS = 21
+# How many times a caller waited more than `LONG_NS` for the workers' pieces, and the
+# nanoseconds of those waits (a worker preempted in a piece: `Pool.saved`)
+LONG_WAITS, LONG_WAITED = 21, 22
+WORDS = 23
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
 SLICE_NS = 100_000_000
+LONG_NS = 1_000_000  # a caller's wait counted as long (`LONG_WAITS`)
 _LOW = 0xFFFFFFFF
 _I64 = ir.IntType(64)
 _I8P = ir.IntType(8).as_pointer()
@@ -319,7 +326,11 @@ def _run(state, body, sched, count, data, threads):
         if seen < left:
             _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, SLICE_NS)
         _add_flag(state, WAITING, -1)
-    _add(state, WAITED, _now() - start)
+    waited = _now() - start
+    _add(state, WAITED, waited)
+    if waited > LONG_NS:
+        _add(state, LONG_WAITS, 1)
+        _add(state, LONG_WAITED, waited)
     _add_flag(state, DONE, -left)
     _set_flag(state, BUSY, 1, 0)
 

@@ -198,6 +198,19 @@ def test_the_ledger_counts_the_workers_pieces_and_the_callers_waits(on):
     assert on.saved() == 0.0
 
 
+def test_the_ledger_counts_long_waits(on):
+    """A caller that waits more than `LONG_NS` for a worker's piece (the last piece spins 3 ms,
+    and the worker took it) counts the wait in `LONG_WAITS` and `LONG_WAITED`."""
+    if not on.threads:
+        pytest.skip("no worker")
+    count, waited = int(on.state[pool.LONG_WAITS]), int(on.state[pool.LONG_WAITED])
+    deadline = time.monotonic() + 60
+    while on.state[pool.LONG_WAITS] == count:
+        np.testing.assert_array_equal(_loop(64, 1, 2, slow=63, spin_ns=3_000_000), np.arange(1, 65))
+        assert time.monotonic() < deadline, "no caller waited for the worker's slow piece"
+    assert on.state[pool.LONG_WAITED] - waited > pool.LONG_NS * (on.state[pool.LONG_WAITS] - count)
+
+
 def test_stop_and_start_again(on):
     """A stopped pool's workers end; a new pool serves loops (as in a forked child)."""
     pool._stop()
