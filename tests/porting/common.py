@@ -130,7 +130,10 @@ MODEL_GROUPS = {
     ),
     # JAX-only programs of array APIs no other program reached (session 37)
     "array_computing": (
+        "bit_tricks_hashing",
         "einsum_tensor_networks",
+        "scatter_gather_indexing",
+        "tabular_preprocessing",
         "window_reductions",
     ),
 }
