@@ -131,9 +131,12 @@ MODEL_GROUPS = {
     # JAX-only programs of array APIs no other program reached (session 37)
     "array_computing": (
         "bit_tricks_hashing",
+        "dtype_promotion_precision",
         "einsum_tensor_networks",
+        "lax_primitives_tour",
         "scatter_gather_indexing",
         "tabular_preprocessing",
+        "vmap_axes_collectives",
         "window_reductions",
     ),
 }
