@@ -477,7 +477,9 @@ def _compile_all(
     if pool:
         workers.start(pool)  # they start up while this process loads cached kernels
     # With compile workers to build their optimized twins, the kernels and library functions
-    # this process compiles are of the quick tier (`config.jit_quick_first_call`).
+    # this process compiles are of the quick tier (`config.jit_quick_first_call`), left in the
+    # disk cache under its names as the workers' are (`target.quick_tier`'s `shared`): a process
+    # that exits before the twins are built leaves the next one quick code to load.
     # Only programs whose new kernels and library functions take about
     # `config.jit_quick_min_seconds` to compile (`_estimate`, a second): smaller ones gain little.
     quick = guess >= config.jit_quick_min_seconds and config.jit_quick_first_call
@@ -497,7 +499,7 @@ def _compile_all(
             return (src, list(types), cache, _shellable(key), tier)
 
         def compile_here(item) -> None:
-            with target.quick_tier(tier):
+            with target.quick_tier(tier, shared=True):
                 if isinstance(item, _Library):
                     library.load(*library.signature_of(item.attr))
                 elif not _shell(defer.get(item, item), infos[item]):
@@ -513,11 +515,11 @@ def _compile_all(
         for key, seconds in by_worker.items():
             if isinstance(key, _Library):  # library functions load below
                 continue
-            with target.quick_tier(tier):  # what the workers compiled in it
+            with target.quick_tier(tier, shared=True):  # what the workers compiled in it
                 if not _shell(defer.get(key, key), infos[key], "worker"):
                     _load(defer.get(key, key), first[key], infos[key], "worker")
             infos[key].seconds += seconds
-    with target.quick_tier(tier):
+    with target.quick_tier(tier, shared=True):
         for key in first:
             for attr in library.required(key[0]):
                 library.require(attr)

@@ -173,8 +173,10 @@ def quick_tier(on: bool = True, shared: bool = False) -> Iterator[None]:
     """On this thread, `codegen()` is the quick code generator (if `on`): what the code built
     meanwhile compiles to is not the optimized code, and is never cached on disk as such.
     `shared`: quick code compiled meanwhile goes to the disk cache under names of its own
-    (`QUICK_SUFFIX`), where the process that asked a compile worker for it finds it; a process
-    compiling in the quick tier loads such code where the optimized code is not cached."""
+    (`QUICK_SUFFIX`), where the process that asked a compile worker for it finds it, and so
+    does a later process (a short script run again, whose first run exited before its twins
+    were built); a process compiling in the quick tier loads such code where the optimized
+    code is not cached."""
     before = getattr(_tier, "quick", False), getattr(_tier, "shared", False)
     _tier.quick, _tier.shared = on, on and shared
     try:

@@ -1,7 +1,8 @@
 """Tiered compiles (`config.jit_quick_first_call`, `core/jit/program.py`): a first call runs
 quick-tier code (a cheap LLVM pipeline, `core/backends/llvm/target.py`), the compile workers
-build its optimized twins after it, which then run in its place; what goes to the disk cache
-is the optimized code only, which a warm process loads."""
+build its optimized twins after it, which then run in its place; a warm process loads the
+optimized code from the disk cache, and a process that finds only quick code there (an earlier
+one exited before its twins were built) loads that rather than compiling it again."""
 
 import hashlib
 import json
@@ -109,8 +110,9 @@ def cache(tmp_path, monkeypatch):
 
 
 def test_a_quick_shell_is_not_cached_and_is_swapped_in_place(cache, monkeypatch):
-    """A shell compiled in the quick tier leaves nothing in the disk cache; once the optimized
-    shell is there (as a worker leaves it), `shells.optimized` makes the same builtin run it."""
+    """A shell compiled in the quick tier leaves no optimized shell in the disk cache; once the
+    optimized shell is there (as a worker leaves it), `shells.optimized` makes the same builtin
+    run it."""
     source = SOURCE.format(spec=((NEST.format(k=digest_int()), PARAMS, True, ()),))
     x = np.linspace(-1, 1, 9, dtype=np.float32)
     sizes = np.array([9], np.int64)
@@ -136,19 +138,24 @@ def digest_int() -> int:
 EXIT_CHILD = """
 import sys, time
 from bench import compile as bc
+from core.backends.llvm import shells
+from core.backends.numba.library import entry as library
 from core.jit import program
 build, _ = bc.BUILDERS["cnn"]
 F = bc.framework("numbax")
 step, state, args = build(F)(4)
 F.jax.block_until_ready(step(*state, *args))  # its run has returned: the twins are handed out
-print(len(program._upgrades) and not program.wait_optimized(0), time.time(), flush=True)
+pending = len(program._upgrades) and not program.wait_optimized(0)
+compiled = shells._stats["compiled"] + library._stats["compiled"]
+print(pending, compiled, time.time(), flush=True)
 """
 
 
 def test_a_process_exiting_with_twins_to_build_ends_soon_and_leaves_whole_files(tmp_path):
     """A process that ends right after a first call, while the workers still build optimized
     twins, waits for the one each worker is compiling and no more, and leaves no temporary or
-    damaged file in the disk cache."""
+    damaged file in the disk cache; the quick-tier code it compiled itself is in the disk cache
+    (under the quick tier's names), so a second such process compiles no shell or routine."""
     from core.jit import cache_files  # noqa: PLC0415
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
@@ -164,9 +171,12 @@ def test_a_process_exiting_with_twins_to_build_ends_soon_and_leaves_whole_files(
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=root)
     ended = time.time()
     assert out.returncode == 0, out.stderr[-3000:]
-    pending, printed = out.stdout.split()
-    assert pending == "True"  # twins were still being built as it exited
+    pending, compiled, printed = out.stdout.split()
+    assert pending == "True" and int(compiled) > 0  # twins were still being built as it exited
     assert ended - float(printed) < 15
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=root)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert again.stdout.split()[1] == "0"  # all loaded: quick code or twins the first one left
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert not [p for p in files if cache_files.is_temporary(p.name)]
     for p in files:
