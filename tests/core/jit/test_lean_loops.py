@@ -57,6 +57,17 @@ def _solves(a, xs):
     return jnp.sum(c) + jnp.sum(ys)
 
 
+def _decompositions(a, xs):
+    def step(c, x):
+        w, v = jnp.linalg.eigh(a + jnp.diag(x), UPLO="U")
+        q, r = jnp.linalg.qr(a[:, :2] * c[0] + v[:, :2])
+        u, s, vh = jnp.linalg.svd(r + x[:2, None])
+        return c + w * s[0] + jnp.linalg.svd(q, compute_uv=False)[1], u @ vh + v[0, 0]
+
+    c, ys = lax.scan(step, jnp.ones(3), xs)
+    return c, ys
+
+
 def _leapfrog(w, v):
     def body(_, wp):
         w, p = wp
@@ -103,6 +114,7 @@ CASES = {
     "kalman_value_and_grad": (core.value_and_grad(_kalman), (np.float32(0.3), XS[:, 0])),
     "lapack_in_scan": (_solves, (SPD, XS)),
     "lapack_in_scan_grad": (core.grad(_solves), (SPD, XS)),
+    "eigh_qr_svd_in_scan": (_decompositions, (SPD, XS[:4])),
     "fori_grad_in_body": (_leapfrog, (V, V[::-1].copy())),
     "fori_vmap": (core.vmap(_leapfrog), (np.stack([V, -V]), np.stack([V, V]))),
     "random_in_fori": (_langevin, (random.PRNGKey(2), XS[:2])),
@@ -163,6 +175,12 @@ ROWS[0, ::7], ROWS[1, ::5], ROWS[2, 1::3] = np.nan, -0.0, np.nan
 LABELS = RNG.integers(0, 3, (5, 40)).astype(np.int32)
 
 
+def _total_order(x):
+    """The IEEE totalOrder keys of float32 `x` (XLA's TopK order: -nan lowest, -0.0 < 0.0)."""
+    b = x.view(np.int32)
+    return b ^ ((b >> 31) & np.int32(2**31 - 1))
+
+
 def _scanned(body):
     """A scan over `xs`' rows whose carry (a row's length) is `body(carry, x)`."""
     return lambda xs: lax.scan(lambda c, x: (body(c, x), None), jnp.zeros(xs.shape[1]), xs)[0]
@@ -212,6 +230,22 @@ CONSTRUCTS = {
         (ROWS[:, :17],),
         np.argsort(ROWS[:, :17], axis=1, kind="stable"),
     ),
+    "top_k_rows_nan": (
+        lambda x: lax.top_k(x, 7)[1],
+        (ROWS,),
+        np.argsort(~_total_order(ROWS), axis=1, kind="stable")[:, :7],
+    ),
+    "top_k_in_scan": (
+        lambda xs: lax.scan(lambda c, x: (c + lax.top_k(x + c[0], 2)[1], None), LABELS[0, :2], xs)[
+            0
+        ],
+        (LABELS[:, :9],),
+        functools.reduce(
+            lambda c, x: c + np.argsort(~(x + c[0]), kind="stable")[:2],
+            LABELS[:, :9],
+            LABELS[0, :2],
+        ),
+    ),
     "two_key_sort": (
         lambda k, x: lax.sort((k, x), num_keys=2)[1],
         (LABELS, ROWS),
@@ -234,12 +268,13 @@ def test_loop_constructs_are_shells_with_numba_bits(name, monkeypatch):
 
 
 def test_unsupported_loop_stays_numba_and_says_why(monkeypatch, caplog):
-    """A scan whose step runs eigh (numba's `np.linalg.eigh`, a construct the lean back end
-    does not lower) stays numba's kernel, with the same results, and the compile log says
-    which construct kept it there."""
+    """A scan whose step runs a complete QR of a tall matrix (the rule's Householder loops in
+    numba's array syntax, which the lean back end does not lower) stays numba's kernel, with
+    the same results, and the compile log says which construct kept it there."""
 
     def f(a, xs):
-        return lax.scan(lambda c, x: (c + jnp.linalg.eigh(a + jnp.diag(x))[0], None), V, xs)[0]
+        step = lambda c, x: (c + jnp.linalg.qr(a[:, :2] + x[:, None], mode="complete")[0][0], None)
+        return lax.scan(step, V, xs)[0]
 
     want, _ = _run(f, (SPD, XS), False, monkeypatch)
     with config.override("log_compiles", True), caplog.at_level(logging.WARNING):

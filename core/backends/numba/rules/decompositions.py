@@ -2,11 +2,13 @@
 lu, cholesky, qr, eigh, svd.
 
 Each is a `Kernel` looping over the batch (the operand viewed as `(batch, m, n)`) and calling
-numba's `np.linalg` routine (LAPACK through scipy) on one matrix at a time; `cholesky`, `inv`
-and `lu` (getrf) call LAPACK through numba's wrappers directly (`core/jit/lapack.py`), doing what
-numba's `np.linalg` does around the call (numba's implementations, with their exceptions, cost about
-5 s of compile per kernel: a Gaussian process's `grad` program spent 10 s of its 20 s of CPU on
-them). numba supports fewer options than numpy, which the rules work around:
+LAPACK (scipy's, through numba's wrappers, `core/jit/lapack.py`) on one matrix at a time, doing
+what numba's `np.linalg` routine does around the call (its copies, finiteness check and layouts),
+so the results are its bits: numba's implementations, with their exceptions, cost about 5 s of
+compile per kernel (a Gaussian process's `grad` program spent 10 s of its 20 s of CPU on them),
+and kernels written in `rt.ld`/`rt.st` element accesses and `rt.lapack` calls are shells of the
+lean back end (`core/backends/llvm`), tiered like the others. numba supports fewer options than
+numpy, which the rules work around:
 
   eigh(lower=False)   numba always reads the lower triangle: the upper one of `a` is the lower
                       one of `a^H`, so `a^H` is decomposed instead.
@@ -69,20 +71,6 @@ def _empty_outputs_lowering(ctx, eqn) -> list[str] | None:
     return exprs
 
 
-def _per_matrix_lowering(ctx, batch: int, call, targets: list[str]) -> None:
-    """`for b: <targets>[b] = <call(b)>` (a tuple), NaN where numba's LAPACK wrapper raises."""
-    b = ctx.new_name("bt")
-    results = [ctx.new_name("res") for _ in targets]
-    with ctx.block(f"for {b} in range({batch}):"):
-        with ctx.block("try:"):
-            ctx.line(f"{', '.join(results)}, = {call(b)}")
-            for t, r in zip(targets, results):
-                ctx.line(f"{t}[{b}] = {r}")
-        with ctx.block("except Exception:"):
-            for t in targets:
-                ctx.line(f"{t}[{b}] = np.nan")
-
-
 def _outputs_lowering(ctx, batch: int) -> list[str]:
     """One new `(batch, ...)` array per output (the output with its batch axes flattened)."""
     lead = ctx.in_avals[0].ndim - 2
@@ -109,21 +97,6 @@ def _lapack_kind(dtype) -> int:
     return ord({"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}[str(dtype)])
 
 
-def _lapack_lowering(call: str):
-    """A rule calling `np.linalg.<call>` on each matrix; `{a}` is the matrix, results in order."""
-
-    def rule(ctx, eqn):
-        empty = _empty_outputs_lowering(ctx, eqn)
-        if empty is not None:
-            return empty
-        a, batch = _batched_lowering(ctx)
-        outs = _outputs_lowering(ctx, batch)
-        _per_matrix_lowering(ctx, batch, lambda b: call.format(a=f"{a}[{b}]", **eqn.params), outs)
-        return _finish_lowering(ctx, outs)
-
-    return rule
-
-
 def _getrf(dtype, m, n, w: str, lda, piv: str) -> str:
     """The call of LAPACK's getrf on the F-order `(m, n)` matrix in `w` (leading dimension
     `lda`), 1-based pivots into `piv`; its value is getrf's `info`."""
@@ -136,6 +109,29 @@ def _at(b, i, j, m, n) -> str:
     """The flat offset of element `[b, i, j]` of a C `(batch, m, n)` array (the kernel
     language's `rt.ld`/`rt.st` offsets, which the lean back end lowers: no numba subscripts)."""
     return f"({b} * {m} + {i}) * {n} + {j}"
+
+
+def _fortran_copy_lowering(ctx, a: str, b: str, m, n, w: str, ok: str, flip: str = "") -> None:
+    """Matrix `b` of the C `(batch, m, n)` array `a` copied into `w` in F order (leading
+    dimension `m`; `flip` ".T" or ".T.conj()": its transpose, an `(n, m)` matrix, as numba's
+    `np.linalg.eigh` of `a.T` copies it), `ok` cleared if an element is not finite (numba's
+    `_check_finite_matrix`)."""
+    i, j, x = (ctx.new_name(p) for p in ("i", "j", "x"))
+    with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
+        ctx.line(f"{x} = rt.ld({a}, {_at(b, i, j, m, n)})")
+        value = f"np.{ctx.in_avals[0].dtype}(complex({x}.real, -{x}.imag))" if "conj" in flip else x
+        ctx.line(f"rt.st({w}, {f'{i} * {n} + {j}' if flip else f'{j} * {m} + {i}'}, {value})")
+        with ctx.block(f"if not np.isfinite({x}):"):
+            ctx.line(f"{ok} = False")
+
+
+def _from_fortran_lowering(ctx, o: str, b: str, m, n, w: str, ld, ok: str) -> None:
+    """`o[b] = w` (`o` a C `(batch, m, n)` array, `w` an F-order matrix of leading dimension
+    `ld`), NaN where not `ok`."""
+    i, j = ctx.new_name("i"), ctx.new_name("j")
+    with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
+        value = f"rt.ld({w}, {j} * {ld} + {i}) if {ok} else np.nan"
+        ctx.line(f"rt.st({o}, {_at(b, i, j, m, n)}, {value})")
 
 
 def _inv_lowering(ctx, eqn):
@@ -151,14 +147,10 @@ def _inv_lowering(ctx, eqn):
     k = _lapack_kind(dtype)
     w = ctx.assign("w", f"rt.empty(({n}, {n}), {np_type(dtype)})")  # a's F-order copy
     piv = ctx.assign("piv", f"rt.empty(({n},), np.int32)")
-    b, i, j, ok, x = (ctx.new_name(p) for p in ("bt", "i", "j", "ok", "x"))
+    b, ok = ctx.new_name("bt"), ctx.new_name("ok")
     with ctx.block(f"for {b} in range({batch}):"):
         ctx.line(f"{ok} = True")
-        with ctx.block(f"for {i} in range({n}):"), ctx.block(f"for {j} in range({n}):"):
-            ctx.line(f"{x} = rt.ld({a}, {_at(b, i, j, n, n)})")
-            ctx.line(f"rt.st({w}, {j} * {n} + {i}, {x})")
-            with ctx.block(f"if not np.isfinite({x}):"):
-                ctx.line(f"{ok} = False")
+        _fortran_copy_lowering(ctx, a, b, n, n, w, ok)
         with ctx.block(f"if {ok}:"):
             ctx.line(f"{ok} = {_getrf(dtype, n, n, w, n, piv)} == 0")
         with ctx.block(f"if {ok}:"):
@@ -166,9 +158,7 @@ def _inv_lowering(ctx, eqn):
                 f"rt.lapack.getri_{dtype}(np.int8({k}), {n}, rt.ptr({w}, 0), {n}, rt.ptr({piv}, 0))"
             )
             ctx.line(f"{ok} = {call} == 0")
-        with ctx.block(f"for {i} in range({n}):"), ctx.block(f"for {j} in range({n}):"):
-            value = f"rt.ld({w}, {j} * {n} + {i}) if {ok} else np.nan"
-            ctx.line(f"rt.st({o}, {_at(b, i, j, n, n)}, {value})")
+        _from_fortran_lowering(ctx, o, b, n, n, w, n, ok)
     return _finish_lowering(ctx, [o])
 
 
@@ -243,7 +233,7 @@ register_lowering(cholesky_p, Kernel(_cholesky_lowering))
 def _qr_lowering(ctx, eqn):
     *_, m, n = ctx.in_shape(0)
     if not eqn.params["full_matrices"] or m <= n:  # the shapes of numba's reduced mode
-        return _lapack_lowering("np.linalg.qr({a})")(ctx, eqn)
+        return _reduced_qr_lowering(ctx, eqn)
     if ctx.in_avals[0].dtype.kind == "c":
         raise LoweringError(
             "qr(full_matrices=True) of complex matrices with more rows than columns"
@@ -258,6 +248,42 @@ def _qr_lowering(ctx, eqn):
         _householder_qr_lowering(
             ctx, f"{a}[{b}]", f"{q}[{b}]", f"{r}[{b}]", m, n, ctx.in_avals[0].dtype
         )
+    return _finish_lowering(ctx, [q, r])
+
+
+def _reduced_qr_lowering(ctx, eqn):
+    """numba's `np.linalg.qr` per matrix: LAPACK's geqrf on an F-order copy, R taken from its
+    upper triangle (zeros below), then orgqr/ungqr making Q of the first `min(m, n)` columns;
+    NaN where numba raises (an element not finite, no convergence)."""
+    empty = _empty_outputs_lowering(ctx, eqn)
+    if empty is not None:
+        return empty
+    *_, m, n = ctx.in_shape(0)
+    k = min(m, n)
+    dtype = ctx.in_avals[0].dtype
+    kind = _lapack_kind(dtype)
+    a, batch = _batched_lowering(ctx)
+    q, r = _outputs_lowering(ctx, batch)
+    w = ctx.assign("w", f"rt.empty(({n}, {m}), {np_type(dtype)})")  # a's F-order copy
+    tau = ctx.assign("tau", f"rt.empty(({k},), {np_type(dtype)})")
+    b, i, j, ok = (ctx.new_name(p) for p in ("bt", "i", "j", "ok"))
+    pointers = f"rt.ptr({w}, 0), {m}, rt.ptr({tau}, 0)"
+    with ctx.block(f"for {b} in range({batch}):"):
+        ctx.line(f"{ok} = True")
+        _fortran_copy_lowering(ctx, a, b, m, n, w, ok)
+        with ctx.block(f"if {ok}:"):
+            ctx.line(f"{ok} = rt.lapack.geqrf_{dtype}(np.int8({kind}), {m}, {n}, {pointers}) == 0")
+        with ctx.block(f"for {i} in range({k}):"), ctx.block(f"for {j} in range({n}):"):
+            with ctx.block(f"if {i} <= {j}:"):
+                ctx.line(f"rt.st({r}, {_at(b, i, j, k, n)}, rt.ld({w}, {j} * {m} + {i}))")
+            with ctx.block("else:"):
+                ctx.line(f"rt.st({r}, {_at(b, i, j, k, n)}, 0)")
+        with ctx.block(f"if {ok}:"):
+            call = f"rt.lapack.gqr_{dtype}(np.int8({kind}), {m}, {k}, {k}, {pointers})"
+            ctx.line(f"{ok} = {call} == 0")
+        _from_fortran_lowering(ctx, q, b, m, k, w, m, ok)
+        with ctx.block(f"if not {ok}:"), ctx.block(f"for {i} in range({k} * {n}):"):
+            ctx.line(f"rt.st({r}, {b} * {k * n} + {i}, np.nan)")
     return _finish_lowering(ctx, [q, r])
 
 
@@ -318,15 +344,31 @@ register_lowering(qr_p, Kernel(_qr_lowering))
 
 
 def _eigh_lowering(ctx, eqn):
-    """numba reads the lower triangle; the upper one of `a` is the lower one of `a^H`."""
+    """numba's `np.linalg.eigh` per matrix: LAPACK's syevd/heevd (vectors, lower triangle) on an
+    F-order copy; numba reads the lower triangle, and the upper one of `a` is the lower one of
+    `a^H`, so `a^H` is decomposed instead; NaN where numba raises."""
     check_cpu_algorithm("eigh", eqn.params)
     flip = "" if eqn.params["lower"] else ".T.conj()" if ctx.in_avals[0].dtype.kind == "c" else ".T"
     empty = _empty_outputs_lowering(ctx, eqn)
     if empty is not None:
         return empty
+    n = ctx.in_shape(0)[-1]
+    dtype = ctx.in_avals[0].dtype
     a, batch = _batched_lowering(ctx)
     v, w = _outputs_lowering(ctx, batch)
-    _per_matrix_lowering(ctx, batch, lambda b: f"np.linalg.eigh({a}[{b}]{flip})", [w, v])
+    vw = ctx.assign("vw", f"rt.empty(({n}, {n}), {np_type(dtype)})")  # a's F-order copy
+    ww = ctx.assign("ww", f"rt.empty(({n},), {np_type(ctx.out_avals[1].dtype)})")
+    b, i, ok = (ctx.new_name(p) for p in ("bt", "i", "ok"))
+    letters = f"np.int8({_lapack_kind(dtype)}), np.int8({ord('V')}), np.int8({ord('L')})"
+    call = f"rt.lapack.evd_{dtype}({letters}, {n}, rt.ptr({vw}, 0), {n}, rt.ptr({ww}, 0))"
+    with ctx.block(f"for {b} in range({batch}):"):
+        ctx.line(f"{ok} = True")
+        _fortran_copy_lowering(ctx, a, b, n, n, vw, ok, flip)
+        with ctx.block(f"if {ok}:"):
+            ctx.line(f"{ok} = {call} == 0")
+        with ctx.block(f"for {i} in range({n}):"):
+            ctx.line(f"rt.st({w}, {b} * {n} + {i}, rt.ld({ww}, {i}) if {ok} else np.nan)")
+        _from_fortran_lowering(ctx, v, b, n, n, vw, n, ok)
     return _finish_lowering(ctx, [v, w])
 
 
@@ -334,18 +376,41 @@ register_lowering(eigh_p, Kernel(_eigh_lowering))
 
 
 def _svd_lowering(ctx, eqn):
-    """numba's `np.linalg.svd` per matrix; the primitive's results are JAX's `(s, u, vh)`."""
+    """numba's `np.linalg.svd` per matrix: LAPACK's gesdd on an F-order copy (all of U and V^H
+    with `full_matrices`, else their first `min(m, n)` columns and rows; singular values alone
+    as numba's `svd(a, False)` computes them); the primitive's results are JAX's `(s, u, vh)`;
+    NaN where numba raises."""
     check_cpu_algorithm("svd", eqn.params)
-    if not eqn.params["compute_uv"]:
-        return _lapack_lowering("(np.linalg.svd({a}, False)[1],)")(ctx, eqn)
     empty = _empty_outputs_lowering(ctx, eqn)
     if empty is not None:
         return empty
+    *_, m, n = ctx.in_shape(0)
+    k = min(m, n)
+    dtype = ctx.in_avals[0].dtype
+    full = eqn.params["full_matrices"] and eqn.params["compute_uv"]
+    cols, rows = (m, n) if full else (k, k)  # of U, of V^H
     a, batch = _batched_lowering(ctx)
-    s, u, vh = _outputs_lowering(ctx, batch)
-    full = eqn.params["full_matrices"]
-    _per_matrix_lowering(ctx, batch, lambda b: f"np.linalg.svd({a}[{b}], {full})", [u, s, vh])
-    return _finish_lowering(ctx, [s, u, vh])
+    outs = _outputs_lowering(ctx, batch)
+    t = np_type(dtype)
+    w = ctx.assign("w", f"rt.empty(({n}, {m}), {t})")  # a's F-order copy
+    sw = ctx.assign("sw", f"rt.empty(({k},), {np_type(ctx.out_avals[0].dtype)})")
+    uw = ctx.assign("uw", f"rt.empty(({cols}, {m}), {t})")
+    vw = ctx.assign("vw", f"rt.empty(({n}, {rows}), {t})")
+    b, i, ok = (ctx.new_name(p) for p in ("bt", "i", "ok"))
+    letters = f"np.int8({_lapack_kind(dtype)}), np.int8({ord('A' if full else 'S')})"
+    arrays = f"rt.ptr({w}, 0), {m}, rt.ptr({sw}, 0), rt.ptr({uw}, 0), {m}, rt.ptr({vw}, 0)"
+    call = f"rt.lapack.gesdd_{dtype}({letters}, {m}, {n}, {arrays}, {rows})"
+    with ctx.block(f"for {b} in range({batch}):"):
+        ctx.line(f"{ok} = True")
+        _fortran_copy_lowering(ctx, a, b, m, n, w, ok)
+        with ctx.block(f"if {ok}:"):
+            ctx.line(f"{ok} = {call} == 0")
+        with ctx.block(f"for {i} in range({k}):"):
+            ctx.line(f"rt.st({outs[0]}, {b} * {k} + {i}, rt.ld({sw}, {i}) if {ok} else np.nan)")
+        if eqn.params["compute_uv"]:
+            _from_fortran_lowering(ctx, outs[1], b, m, cols, uw, m, ok)
+            _from_fortran_lowering(ctx, outs[2], b, rows, n, vw, rows, ok)
+    return _finish_lowering(ctx, outs)
 
 
 register_lowering(svd_p, Kernel(_svd_lowering))

@@ -85,6 +85,10 @@ register_lowering(sort_p, Kernel(_sort_lowering))
 
 
 def _top_k_lowering(ctx, eqn):
+    """Per row, a stable ascending sort of the row's keys complemented (`~`: descending, ties
+    in index order, as XLA's TopK), written as `sort` writes its sorts (which the lean back end
+    writes out as a merge sort, `core/backends/llvm/rewrite.py`); float keys are their IEEE
+    totalOrder integers (-nan lowest, -0.0 below 0.0)."""
     k, axis = eqn.params["k"], eqn.params["axis"]
     xa, x_shape = ctx.in_avals[0], ctx.in_shape(0)
     n = x_shape[axis]
@@ -93,19 +97,25 @@ def _top_k_lowering(ctx, eqn):
     vals = ctx.assign("v", alloc((rows, k), xa.dtype))
     idx = ctx.assign("i", alloc((rows, k), np.int32))
     if k:
+        if xa.dtype.kind == "f":  # XLA's TopK compares in IEEE totalOrder (-0.0 < 0.0)
+            bits = 8 * xa.dtype.itemsize
+            ints = np.dtype(f"int{bits}")
+            key = ctx.assign("key", alloc((rows, n), ints))
+            with ctx.block(f"for r in range({rows}):"), ctx.block(f"for j in range({n}):"):
+                b = ctx.assign("b", f"rt.bitcast(rt.ld({x}, r * {n} + j), {const(0, ints)})")
+                mask = const(2 ** (bits - 1) - 1, ints)
+                ctx.line(f"rt.st({key}, r * {n} + j, ~({b} ^ (({b} >> {bits - 1}) & {mask})))")
+        else:
+            key = ctx.assign(
+                "key", alloc((rows, n), xa.dtype if xa.dtype != np.bool_ else np.uint8)
+            )
+            with ctx.block(f"for r in range({rows}):"), ctx.block(f"for j in range({n}):"):
+                ctx.line(f"rt.st({key}, r * {n} + j, ~rt.ld({x}, r * {n} + j))")
         with ctx.block(f"for r in range({rows}):"):
-            row = f"{x}[r]"
-            if xa.dtype.kind == "f":  # XLA's TopK compares in IEEE totalOrder (-0.0 < 0.0)
-                row = ctx.assign("key", alloc((n,), np.int64))
-                bits = 8 * xa.dtype.itemsize
-                ints = np.dtype(f"int{bits}")
-                with ctx.block(f"for j in range({n}):"):
-                    b = ctx.assign("b", f"np.int64(rt.bitcast({x}[r, j], {const(0, ints)}))")
-                    ctx.line(f"{row}[j] = {b} ^ (({b} >> {bits - 1}) & {2 ** (bits - 1) - 1})")
-            # descending, ties in index order: a stable ascending sort of the reversed row
-            p = ctx.assign("p", f"np.argsort({row}[::-1], kind='mergesort')[::-1][:{k}]")
+            perm = ctx.assign("perm", f"np.arange({n})")
+            ctx.line(f"{perm} = {perm}[np.argsort({key}[r][{perm}], kind='mergesort')]")
             with ctx.block(f"for j in range({k}):"):
-                q = ctx.assign("q", f"{n - 1} - {p}[j]")
+                q = ctx.assign("q", f"{perm}[j]")
                 ctx.line(f"{idx}[r, j] = {q}")
                 val = f"{x}[r, {q}]"
                 ctx.line(
