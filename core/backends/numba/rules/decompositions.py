@@ -111,11 +111,14 @@ def _at(b, i, j, m, n) -> str:
     return f"({b} * {m} + {i}) * {n} + {j}"
 
 
-def _fortran_copy_lowering(ctx, a: str, b: str, m, n, w: str, ok: str, flip: str = "") -> None:
-    """Matrix `b` of the C `(batch, m, n)` array `a` copied into `w` in F order (leading
-    dimension `m`; `flip` ".T" or ".T.conj()": its transpose, an `(n, m)` matrix, as numba's
-    `np.linalg.eigh` of `a.T` copies it), `ok` cleared if an element is not finite (numba's
-    `_check_finite_matrix`)."""
+def _lapack_on_copy_lowering(
+    ctx, a: str, b: str, m, n, w: str, ok: str, call: str, flip: str = ""
+) -> None:
+    """`ok` = whether matrix `b` of the C `(batch, m, n)` array `a` is finite (numba's
+    `_check_finite_matrix`) and LAPACK call `call` returned 0 on its copy in `w`, F order
+    (leading dimension `m`; `flip` ".T" or ".T.conj()": its transpose, an `(n, m)` matrix, as
+    numba's `np.linalg.eigh` of `a.T` copies it), called only if it is finite."""
+    ctx.line(f"{ok} = True")
     i, j, x = (ctx.new_name(p) for p in ("i", "j", "x"))
     with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
         ctx.line(f"{x} = rt.ld({a}, {_at(b, i, j, m, n)})")
@@ -123,6 +126,8 @@ def _fortran_copy_lowering(ctx, a: str, b: str, m, n, w: str, ok: str, flip: str
         ctx.line(f"rt.st({w}, {f'{i} * {n} + {j}' if flip else f'{j} * {m} + {i}'}, {value})")
         with ctx.block(f"if not np.isfinite({x}):"):
             ctx.line(f"{ok} = False")
+    with ctx.block(f"if {ok}:"):
+        ctx.line(f"{ok} = {call} == 0")
 
 
 def _from_fortran_lowering(ctx, o: str, b: str, m, n, w: str, ld, ok: str) -> None:
@@ -149,10 +154,7 @@ def _inv_lowering(ctx, eqn):
     piv = ctx.assign("piv", f"rt.empty(({n},), np.int32)")
     b, ok = ctx.new_name("bt"), ctx.new_name("ok")
     with ctx.block(f"for {b} in range({batch}):"):
-        ctx.line(f"{ok} = True")
-        _fortran_copy_lowering(ctx, a, b, n, n, w, ok)
-        with ctx.block(f"if {ok}:"):
-            ctx.line(f"{ok} = {_getrf(dtype, n, n, w, n, piv)} == 0")
+        _lapack_on_copy_lowering(ctx, a, b, n, n, w, ok, _getrf(dtype, n, n, w, n, piv))
         with ctx.block(f"if {ok}:"):
             call = (
                 f"rt.lapack.getri_{dtype}(np.int8({k}), {n}, rt.ptr({w}, 0), {n}, rt.ptr({piv}, 0))"
@@ -269,10 +271,8 @@ def _reduced_qr_lowering(ctx, eqn):
     b, i, j, ok = (ctx.new_name(p) for p in ("bt", "i", "j", "ok"))
     pointers = f"rt.ptr({w}, 0), {m}, rt.ptr({tau}, 0)"
     with ctx.block(f"for {b} in range({batch}):"):
-        ctx.line(f"{ok} = True")
-        _fortran_copy_lowering(ctx, a, b, m, n, w, ok)
-        with ctx.block(f"if {ok}:"):
-            ctx.line(f"{ok} = rt.lapack.geqrf_{dtype}(np.int8({kind}), {m}, {n}, {pointers}) == 0")
+        call = f"rt.lapack.geqrf_{dtype}(np.int8({kind}), {m}, {n}, {pointers})"
+        _lapack_on_copy_lowering(ctx, a, b, m, n, w, ok, call)
         with ctx.block(f"for {i} in range({k}):"), ctx.block(f"for {j} in range({n}):"):
             with ctx.block(f"if {i} <= {j}:"):
                 ctx.line(f"rt.st({r}, {_at(b, i, j, k, n)}, rt.ld({w}, {j} * {m} + {i}))")
@@ -362,10 +362,7 @@ def _eigh_lowering(ctx, eqn):
     letters = f"np.int8({_lapack_kind(dtype)}), np.int8({ord('V')}), np.int8({ord('L')})"
     call = f"rt.lapack.evd_{dtype}({letters}, {n}, rt.ptr({vw}, 0), {n}, rt.ptr({ww}, 0))"
     with ctx.block(f"for {b} in range({batch}):"):
-        ctx.line(f"{ok} = True")
-        _fortran_copy_lowering(ctx, a, b, n, n, vw, ok, flip)
-        with ctx.block(f"if {ok}:"):
-            ctx.line(f"{ok} = {call} == 0")
+        _lapack_on_copy_lowering(ctx, a, b, n, n, vw, ok, call, flip)
         with ctx.block(f"for {i} in range({n}):"):
             ctx.line(f"rt.st({w}, {b} * {n} + {i}, rt.ld({ww}, {i}) if {ok} else np.nan)")
         _from_fortran_lowering(ctx, v, b, n, n, vw, n, ok)
@@ -401,10 +398,7 @@ def _svd_lowering(ctx, eqn):
     arrays = f"rt.ptr({w}, 0), {m}, rt.ptr({sw}, 0), rt.ptr({uw}, 0), {m}, rt.ptr({vw}, 0)"
     call = f"rt.lapack.gesdd_{dtype}({letters}, {m}, {n}, {arrays}, {rows})"
     with ctx.block(f"for {b} in range({batch}):"):
-        ctx.line(f"{ok} = True")
-        _fortran_copy_lowering(ctx, a, b, m, n, w, ok)
-        with ctx.block(f"if {ok}:"):
-            ctx.line(f"{ok} = {call} == 0")
+        _lapack_on_copy_lowering(ctx, a, b, m, n, w, ok, call)
         with ctx.block(f"for {i} in range({k}):"):
             ctx.line(f"rt.st({outs[0]}, {b} * {k} + {i}, rt.ld({sw}, {i}) if {ok} else np.nan)")
         if eqn.params["compute_uv"]:
