@@ -181,6 +181,8 @@ def block_until_ready(x: Any) -> Any:
       `x`, unchanged. An array whose jitted call raised raises that error here.
     """
     for leaf in tree_util.tree_leaves(x):
+        if type(leaf) is Array:  # computed (a pending one's class is another until filled)
+            continue
         wait = getattr(leaf, "block_until_ready", None)
         if wait is not None:
             wait()

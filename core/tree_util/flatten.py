@@ -72,6 +72,29 @@ def _flatten_children(children, leaves) -> tuple:
     return tuple(kids)
 
 
+def _leaves(x, leaves) -> None:
+    """`_flatten` without the structure: appends the leaves only (`tree_leaves`: building no
+    node tuples takes half the time on a train step's output of params and Adam state)."""
+    t = type(x)
+    reg = _kind_get(t) or _classify(t)
+    if reg is _LEAF_KIND:
+        leaves.append(x)
+        return
+    if reg is _DICT:
+        children = _dict_order(x)[1](x)
+    elif reg is _TUPLE or reg is _LIST:
+        children = x
+    elif reg is _NONE:
+        return
+    else:
+        children = reg.flatten(x)[0]
+    for c in children:
+        if _kind_get(type(c)) is _LEAF_KIND:
+            leaves.append(c)
+        else:
+            _leaves(c, leaves)
+
+
 def _flatten_is_leaf(x, leaves, is_leaf):
     if is_leaf(x):
         leaves.append(x)
@@ -114,7 +137,11 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
 
 def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
     """Returns the list of leaves of ``tree`` in flatten order."""
-    return tree_flatten(tree, is_leaf)[0]
+    if is_leaf is not None:
+        return tree_flatten(tree, is_leaf)[0]
+    leaves: list[Any] = []
+    _leaves(tree, leaves)
+    return leaves
 
 
 def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:

@@ -235,6 +235,22 @@ def test_is_leaf(tree, is_leaf, leaves, rep):
     assert tu.tree_structure(tree, is_leaf) == treedef
 
 
+def test_tree_leaves_walk():
+    """`tree_leaves` walks the nodes without building the structure: JAX's leaves and order
+    over every kind of node, and the same list as `tree_flatten`'s."""
+    tree = {
+        "b": [1, (2, None)],
+        "a": Point({"z": 3}, collections.OrderedDict([("q", 4), ("p", 5)])),
+        "c": collections.defaultdict(int, {"y": 6, "x": [7]}),
+        "d": ((), [], {}, None),
+        "e": {"only": 8},
+        "f": (Foo(9, [10]), Box([11], "t"), Pair(12, 13)),
+    }
+    assert tu.tree_leaves(tree) == [3, 4, 5, 1, 2, 7, 6, 8, 9, 10, 11, 12, 13]
+    assert tu.tree_leaves(tree) == tu.tree_flatten(tree)[0]
+    assert tu.tree_leaves(None) == [] and tu.tree_leaves(5) == [5]
+
+
 def test_treedef_eq_hash():
     a = tu.tree_structure((1, {"a": 2}))
     b = tu.tree_structure((3, {"a": np.zeros(2)}))
