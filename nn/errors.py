@@ -2,11 +2,12 @@
 
 Every message names the module path (``/Encoder/Dense_0``) and says how to fix the mistake,
 because the lifecycle rules of linen-style modules (bind before use, declare in ``setup`` or
-``@compact``, pass mutable collections explicitly) are where users trip. Each class subclasses
-the built-in exception that matches the failure, so ``except KeyError`` and friends keep working,
-and the class Flax raises for the same failure (``nn/flax_errors.py`` holds every ``flax.errors``
-name, re-exported here), so a ported ``except nn.errors.ScopeParamShapeError`` (or
-``FlaxError``) clause still matches.
+``@compact``, pass mutable collections explicitly) are where users trip. Each class has the
+bases of what Flax raises for the same failure, so a ported ``except`` clause catches what it
+caught on Flax and no more: the ``flax.errors`` class alone where Flax raises one
+(``nn/flax_errors.py`` holds every ``flax.errors`` name, re-exported here), so
+``except KeyError`` misses a missing variable as on Flax; the built-in class too where Flax
+raises a built-in (``ValueError``, ``AttributeError``...).
 """
 
 from __future__ import annotations
@@ -62,13 +63,6 @@ def _flax_first(line: str, flax_class: str | None, fix: str) -> str:
     return f"{line}{link}\n{fix}"
 
 
-class _MessageKeyError(KeyError):
-    """A ``KeyError`` whose message prints without the quotes ``KeyError`` adds."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
 def _collection_empty(name: str, col: str, path: str) -> str:
     """Flax's first line of ``ScopeCollectionNotFound`` (module `path` read variable `name` of
     the collection `col`, which is missing)."""
@@ -84,7 +78,7 @@ def _names(xs: Any) -> str:
     return "[" + ", ".join(repr(x) for x in sorted(xs)) + "]"
 
 
-class MissingRngError(_MessageKeyError, InvalidRngError):
+class MissingRngError(InvalidRngError):
     """A module asked for a PRNG stream that ``init``/``apply`` was not given.
 
     Failing code::
@@ -130,9 +124,9 @@ class UnliftedRngError(MissingRngError):
         )
 
 
-class InvalidRngsError(InvalidRngError, TypeError, ValueError):
+class InvalidRngsError(InvalidRngError):
     """``rngs`` is neither a PRNG key nor a dict of stream names to keys (Flax raises
-    InvalidRngError for a non-key, ValueError for a dict holding one).
+    InvalidRngError for a non-key; ``InvalidRngsDictError`` is a dict holding one).
 
     Failing code: ``model.init(0, x)``. Fix: ``model.init(core.random.key(0), x)``.
     """
@@ -157,13 +151,23 @@ class InvalidRngsError(InvalidRngError, TypeError, ValueError):
         )
 
 
-class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError, TypeError, AttributeError):
+class InvalidRngsDictError(InvalidRngsError, ValueError):
+    """A dict of ``rngs`` holds something that is not a PRNG key (a ``ValueError``, as Flax
+    raises).
+
+    Failing code: ``model.init({"params": 0}, x)``. Fix:
+    ``model.init({"params": core.random.key(0)}, x)``.
+    """
+
+
+class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError):
     """The variables passed to ``apply``/``bind`` are not a dict of collections.
 
     Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
     The first line is what Flax's ``apply`` raises: Python's own ``TypeError`` for a value
-    that is not iterable, its ``AttributeError`` for a non-mapping, its
-    ``ApplyScopeInvalidVariablesTypeError`` for a mapping whose collections are not dicts.
+    that is not iterable, its ``AttributeError`` for a non-mapping (``VariablesNotADictError``,
+    both built-ins), its ``ApplyScopeInvalidVariablesTypeError`` for a mapping whose
+    collections are not dicts (this class).
     """
 
     def __init__(self, variables: Any):
@@ -184,6 +188,14 @@ class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError, TypeError, Attr
             "{'params': {...}, 'batch_stats': {...}} (what init returns), got "
             f"{kind}."
         )
+
+
+class VariablesNotADictError(InvalidVariablesError, TypeError, AttributeError):
+    """The variables passed to ``apply``/``bind`` are not a mapping at all (Flax fails with
+    Python's ``TypeError`` or ``AttributeError``).
+
+    Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
+    """
 
 
 class ParamsWithoutWrapperError(ScopeCollectionNotFound, ValueError):
@@ -208,7 +220,7 @@ class ParamsWithoutWrapperError(ScopeCollectionNotFound, ValueError):
         )
 
 
-class ParamsDoubleWrappedError(ApplyScopeInvalidVariablesStructureError, ValueError):
+class ParamsDoubleWrappedError(ApplyScopeInvalidVariablesStructureError):
     """``apply`` got ``{'params': {'params': ...}}``.
 
     Failing code::
@@ -229,7 +241,7 @@ class ParamsDoubleWrappedError(ApplyScopeInvalidVariablesStructureError, ValueEr
         )
 
 
-class CollectionNotFoundError(_MessageKeyError, ScopeCollectionNotFound):
+class CollectionNotFoundError(ScopeCollectionNotFound):
     """A module reads a collection that was not passed to ``apply``.
 
     Failing code::
@@ -252,7 +264,7 @@ class CollectionNotFoundError(_MessageKeyError, ScopeCollectionNotFound):
         )
 
 
-class VariableNotFoundError(_MessageKeyError, ScopeParamNotFoundError, ScopeVariableNotFoundError):
+class VariableNotFoundError(ScopeParamNotFoundError, ScopeVariableNotFoundError):
     """A collection exists but lacks a variable the module needs (model changed since init).
 
     Failing code: ``Model(layers=3).apply(Model(layers=2).init(key, x), x)``.
@@ -279,7 +291,7 @@ class VariableNotFoundError(_MessageKeyError, ScopeParamNotFoundError, ScopeVari
         )
 
 
-class ImmutableCollectionError(ModifyScopeVariableError, ValueError):
+class ImmutableCollectionError(ModifyScopeVariableError):
     """A module writes a collection that is not mutable in this call.
 
     Failing code::
@@ -307,7 +319,7 @@ class ImmutableCollectionError(ModifyScopeVariableError, ValueError):
         )
 
 
-class NameInUseError(FlaxError, ValueError):
+class NameInUseError(FlaxError):
     """Two submodules or variables of one module share a name.
 
     Failing code: ``nn.Dense(2, name="fc")(x); nn.Dense(2, name="fc")(x)``.
@@ -328,7 +340,7 @@ class NameInUseError(FlaxError, ValueError):
         )
 
 
-class ParamShapeError(ScopeParamShapeError, ValueError):
+class ParamShapeError(ScopeParamShapeError):
     """A stored parameter's shape differs from what the module asks for now.
 
     Failing code: ``v = model.init(key, jnp.ones((1, 3))); model.apply(v, jnp.ones((1, 5)))``.
@@ -350,7 +362,7 @@ class ParamShapeError(ScopeParamShapeError, ValueError):
         )
 
 
-class DefinedOutsideSetupError(AssignSubModuleError, TypeError):
+class DefinedOutsideSetupError(AssignSubModuleError):
     """A submodule is declared in a method that is neither ``setup`` nor compact.
 
     Failing code::
@@ -407,7 +419,6 @@ class UnboundModuleError(
     CallCompactUnboundModuleError,
     CallUnbindOnUnboundModuleError,
     CallShareScopeOnUnboundModuleError,
-    ValueError,
 ):
     """A variable/RNG operation or compact method ran on a module without variables.
 
@@ -442,19 +453,40 @@ class UnboundModuleError(
         ),
     }
 
-    def __init__(self, module: str, what: str):
-        key = what
+    @staticmethod
+    def _key(what: str) -> str:
         if what.startswith("make a "):
-            key = "make a PRNG key"
-        elif what.startswith("run ") and not what.startswith("run nn."):
-            key = "run a compact method"
-        flax = self._FLAX_LINES.get(key)
+            return "make a PRNG key"
+        if what.startswith("run ") and not what.startswith("run nn."):
+            return "run a compact method"
+        return what
+
+    @classmethod
+    def of(cls, module: str, what: str) -> UnboundModuleError:
+        """The error for operation `what` on unbound `module`: an ``UnboundOperationError``
+        (a ``ValueError``) where Flax raises a plain ``ValueError``, else this class."""
+        flax = cls._FLAX_LINES.get(cls._key(what))
+        plain = flax is not None and flax[1] is None
+        return (UnboundOperationError if plain else cls)(module, what)
+
+    def __init__(self, module: str, what: str):
+        flax = self._FLAX_LINES.get(self._key(what))
         super().__init__(
             (_flax_first(*flax, "") if flax else "")
             + f"{module} is not bound to variables, so it cannot {what}. Run it through "
             "variables = model.init(key, x) and model.apply(variables, x), or bind it "
             "interactively: model.bind(variables)."
         )
+
+
+class UnboundOperationError(UnboundModuleError, ValueError):
+    """A variable, RNG or path operation on a module without variables, where Flax raises a
+    plain ``ValueError`` ("Can't access variables on unbound modules"...). Made by
+    ``UnboundModuleError.of``.
+
+    Failing code: ``nn.Dense(3).variables``. Fix:
+    ``nn.Dense(3).bind(variables).variables``, or read ``variables`` where ``init`` returns it.
+    """
 
 
 class UnboundDeclarationError(UnboundModuleError, AssertionError):
@@ -502,7 +534,7 @@ class UnboundCallSetupAttributeError(FlaxError, AttributeError):
         )
 
 
-class FrozenModuleError(SetAttributeFrozenModuleError, AttributeError):
+class FrozenModuleError(SetAttributeFrozenModuleError):
     """An attribute was assigned outside ``setup``.
 
     Failing code: ``layer.features = 8``. Fix: ``layer = layer.clone(features=8)``.
@@ -521,7 +553,7 @@ class FrozenModuleError(SetAttributeFrozenModuleError, AttributeError):
         )
 
 
-class SetupFieldAssignmentError(SetAttributeInModuleSetupError, AttributeError):
+class SetupFieldAssignmentError(SetAttributeInModuleSetupError):
     """``setup`` assigned a dataclass field.
 
     Failing code: ``def setup(self): self.features = 8``. Fix: pass ``Model(features=8)``, or
@@ -536,7 +568,7 @@ class SetupFieldAssignmentError(SetAttributeInModuleSetupError, AttributeError):
         )
 
 
-class InvalidMethodError(ApplyModuleInvalidMethodError, TypeError):
+class InvalidMethodError(ApplyModuleInvalidMethodError):
     """``apply``/``init`` got a ``method`` that is not callable on the module.
 
     Failing code: ``model.apply(v, x, method=3)``. Fix: ``method="encode"`` or
@@ -703,7 +735,7 @@ class TransformMethodsError(FlaxError, TypeError):
         )
 
 
-class TransformTargetError(FlaxError, TypeError):
+class TransformTargetError(FlaxError):
     """A lifted transform was given something that is neither a Module class nor a function.
 
     Failing code: ``nn.vmap(nn.Dense(3), ...)`` (an instance). Fix: transform the class and
@@ -974,7 +1006,7 @@ class DecodeCacheShapeError(FlaxError, ValueError):
         )
 
 
-class CollectionFilterError(InvalidFilterError, TypeError):
+class CollectionFilterError(InvalidFilterError):
     """A collection filter (``mutable=``, ``DenyList``...) of an unsupported type.
 
     Failing code: ``model.apply(variables, x, mutable=1)``.
@@ -988,7 +1020,7 @@ class CollectionFilterError(InvalidFilterError, TypeError):
         )
 
 
-class ReservedFieldError(ReservedModuleAttributeError, TypeError):
+class ReservedFieldError(ReservedModuleAttributeError):
     """A Module subclass declares a field named ``parent`` or ``name`` (set by the system).
 
     Failing code::
@@ -1007,7 +1039,7 @@ class ReservedFieldError(ReservedModuleAttributeError, TypeError):
         )
 
 
-class ModuleClassCallError(InvalidInstanceModuleError, TypeError):
+class ModuleClassCallError(InvalidInstanceModuleError):
     """``init``/``apply``/``bind`` was called on the Module class instead of an instance.
 
     Failing code: ``nn.Dense.init(key, x)``. Fix: ``nn.Dense(features=3).init(key, x)``.
@@ -1021,7 +1053,7 @@ class ModuleClassCallError(InvalidInstanceModuleError, TypeError):
         )
 
 
-class PropertyAttributeError(DescriptorAttributeError, AttributeError):
+class PropertyAttributeError(DescriptorAttributeError):
     """A property of a module raised ``AttributeError``, so Python reported the property
     itself as missing. The message names the attribute the property failed to read.
 

@@ -1,8 +1,8 @@
 """The exception classes of `flax.errors`, under their Flax names, for ported ``except`` clauses.
 
-numbax raises its own classes (``nn.errors``: one per failure, messages that name the fix, each
-also a subclass of the matching built-in exception); each of them also derives from the class
-Flax raises for the same failure, so ``except nn.errors.ScopeParamShapeError`` (or
+numbax raises its own classes (``nn.errors``: one per failure, messages that name the fix);
+each derives from the class Flax raises for the same failure, and from a built-in exception
+only where Flax raises one, so ``except nn.errors.ScopeParamShapeError`` (or
 ``except FlaxError``) catches what ``except flax.errors.ScopeParamShapeError`` caught. The
 table below says which numbax class stands behind each Flax name. Names of failures numbax
 cannot have (multi-process checkpoints, lazy init, temporary scopes, trace

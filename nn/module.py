@@ -147,7 +147,7 @@ def compact_name_scope(fun: Callable) -> Callable:
         self._try_setup()
         scopes = self.__dict__.get("_compact_name_scopes")
         if scopes is None:
-            raise errors.UnboundModuleError(type(self).__name__, f"call {fun.__name__}")
+            raise errors.UnboundModuleError.of(type(self).__name__, f"call {fun.__name__}")
         return scopes[fun.__name__](*args, **kwargs)
 
     compact_name_scope_wrapper.compact_name_scope = True
@@ -664,7 +664,7 @@ class Module:
     def unbind(self: M) -> tuple[M, dict]:
         """Returns ``(unbound copy, variables)`` of a bound module."""
         if self.scope is None:
-            raise errors.UnboundModuleError(type(self).__name__, "be unbound")
+            raise errors.UnboundModuleError.of(type(self).__name__, "be unbound")
         module = self.clone(_deep_clone=True, _reset_names=True, name=None)
         return module, self.variables
 
@@ -672,7 +672,7 @@ class Module:
 
     def _require_scope(self, what: str) -> Scope:
         if self.scope is None:
-            raise errors.UnboundModuleError(type(self).__name__, what)
+            raise errors.UnboundModuleError.of(type(self).__name__, what)
         return self.scope
 
     def _check_declaration(self, kind: str, name: str, col: str) -> Scope:

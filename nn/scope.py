@@ -483,7 +483,9 @@ def _check_variables(variables: Any) -> None:
     if not isinstance(variables, Mapping) or not all(
         isinstance(k, str) and isinstance(v, Mapping) for k, v in variables.items()
     ):
-        raise errors.InvalidVariablesError(variables)
+        if isinstance(variables, Mapping):
+            raise errors.InvalidVariablesError(variables)
+        raise errors.VariablesNotADictError(variables)
     params = variables.get("params")
     if isinstance(params, Mapping) and isinstance(params.get("params"), Mapping):
         raise errors.ParamsDoubleWrappedError()
@@ -498,6 +500,8 @@ def _normalize_rngs(rngs: Any, where: str) -> dict:
         isinstance(k, str) and (is_valid_key(v) or isinstance(v, LazyRng)) for k, v in rngs.items()
     ):
         return dict(rngs)
+    if isinstance(rngs, Mapping):
+        raise errors.InvalidRngsDictError(rngs, where)
     raise errors.InvalidRngsError(rngs, where)
 
 
@@ -542,7 +546,7 @@ def init(
     @functools.wraps(fn)
     def wrapper(rngs: Any, *args, **kwargs):
         if rngs is None:  # an empty dict is valid: a model without parameters needs no key
-            raise errors.InvalidRngsError({}, "init")
+            raise errors.InvalidRngsDictError({}, "init")
         rngs = _normalize_rngs(rngs, "init")
         return apply(fn, mutable, {**(flags or {}), "initializing": True})(
             {}, *args, rngs=rngs, **kwargs

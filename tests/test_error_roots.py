@@ -67,11 +67,12 @@ def test_package_roots_are_numbax_errors(package):
 
 
 def test_builtin_bases_kept():
-    from nn.errors import ImmutableCollectionError
+    from nn.errors import ImmutableCollectionError, UnboundOperationError
     from optim.errors import TreeKeyError
     from train.errors import CheckpointExistsError, CheckpointNotFoundError
 
-    assert issubclass(ImmutableCollectionError, ValueError)
+    assert issubclass(UnboundOperationError, ValueError)  # Flax: ValueError
+    assert not issubclass(ImmutableCollectionError, ValueError)  # Flax's FlaxError alone
     assert issubclass(TreeKeyError, KeyError)
     assert issubclass(CheckpointExistsError, FileExistsError)
     assert issubclass(CheckpointNotFoundError, (FileNotFoundError, ValueError))

@@ -155,7 +155,7 @@ def test_every_numbax_module_error_is_a_flax_error():
             assert issubclass(cls, nn.errors.FlaxError), name
 
 
-def test_builtin_bases_still_match():
+def test_builtin_bases_match_flax():
     # Flax 0.12.8: ValueError for a dict of rngs holding a non-key
     for call in (
         lambda: nn.Dense(3).init({"params": 3}, jnp.ones((1, 2))),
@@ -163,12 +163,17 @@ def test_builtin_bases_still_match():
     ):
         with pytest.raises(ValueError):
             call()
-    with pytest.raises(KeyError):
-        TRIGGERS["ScopeCollectionNotFound"]()
-    with pytest.raises(ValueError):
-        TRIGGERS["ScopeParamShapeError"]()
-    with pytest.raises(AttributeError, match="nonexistent"):
-        TRIGGERS["DescriptorAttributeError"]()
+
+
+@pytest.mark.parametrize("case", sorted(TRIGGERS))
+def test_no_builtin_base_where_flax_raises_its_own_class(case):
+    # each trigger raised its `flax.errors` class on Flax 0.12.8, which has no built-in base
+    # but Exception: a ported `except KeyError`/`ValueError`/... misses it there, so here
+    try:
+        TRIGGERS[case]()
+    except nn.errors.FlaxError as e:
+        builtins = [c.__name__ for c in type(e).__mro__ if c.__module__ == "builtins"]
+        assert builtins == ["Exception", "BaseException", "object"], case
 
 
 def test_checkpoint_exists_is_flax_invalid_checkpoint(tmp_path):
