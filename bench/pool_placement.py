@@ -71,6 +71,7 @@ def main() -> None:
         p.state[pool.CPUS] = 0 if base in ("one", "anywhere") else mask
         os.sched_setaffinity(device, {min(cpus)} if base == "pinned" else cpus)
         p.state[pool.SPIN] = opts.get("spin", pool.SPIN_NS // 1000) * 1000
+        p.state[pool.RESCUE] = opts.get("rescue", 1)
         for tid in workers:
             _slice(tid, opts.get("slice", 0) * 1000)
         _slice(device, opts.get("cslice", 0) * 1000)
@@ -90,6 +91,7 @@ def main() -> None:
                 p.saved()
                 words = (pool.EPOCH, pool.WAITED, pool.HELPED, pool.LONG_WAITS, pool.LONG_WAITED)
                 j0, w0, h0, l0, lw0 = (int(p.state[k]) for k in words)
+                r0 = int(p.state[pool.RESCUED])
                 s0, t0, c0, n = thread_schedstat(), time.perf_counter(), time.process_time(), 0
                 while time.perf_counter() - t0 < args.seconds:
                     run()
@@ -101,6 +103,9 @@ def main() -> None:
                 helped = (int(p.state[pool.HELPED]) - h0) / n / 1e6
                 long = (int(p.state[pool.LONG_WAITS]) - l0) / n
                 long_ms = (int(p.state[pool.LONG_WAITED]) - lw0) / n / 1e6
+                rescued = (int(p.state[pool.RESCUED]) - r0) / n
+                if rescued:
+                    print(f"{setting} {phase}: {rescued:.2f} rescues a step", file=sys.stderr)
                 per = sorted(
                     (((s1[k][0] - s0[k][0]) / n / 1e6, (s1[k][1] - s0[k][1]) / n / 1e6))
                     for k in s1

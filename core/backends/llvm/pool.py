@@ -51,7 +51,12 @@ callers' time waiting for the workers' pieces and the workers' CPU time in piece
 difference (`Pool.saved`, `bench/pool_placement.py`) says what a second thread saved, and
 the waits over `LONG_NS` (`LONG_WAITS`, `LONG_WAITED`): a worker preempted in a piece holds
 its caller for the competitor's whole turn on the core (a scheduler tick or more), and next
-to other load those few waits were nearly all of the callers' waiting.
+to other load those few waits were nearly all of the callers' waiting. So a caller that
+still waits after its spin looks every `RESCUE_NS` (`_rescue`, `RESCUE`) at the CPU time of
+the workers that are in its job (each worker's thread id is in the state): one that ran less
+than half of that time is waiting for a core, and the caller moves it to its own CPU, which
+it leaves as it sleeps; the worker keeps off that CPU again at its next job. On a quiet
+machine no worker is preempted and nothing moves.
 
 Every iteration runs in the same piece, by the same code, whichever thread takes it: results
 do not depend on the thread count or on who took what. With the pool on it is the process's
@@ -111,13 +116,24 @@ HELPERS = parallel.HELPERS
 # How many times a caller waited more than `LONG_NS` for the workers' pieces, and the
 # nanoseconds of those waits (a worker preempted in a piece: `Pool.saved`)
 LONG_WAITS, LONG_WAITED = 21, 22
-WORDS = 23
+# Whether a caller that waits for a preempted worker's piece moves that worker to its own CPU
+# (`_rescue`; only where workers keep off their callers' CPU, `CPUS`), and how many times
+# callers did
+RESCUE, RESCUED = 23, 24
+# Per worker (ranks 1 to `MAX_TRACKED`), `TRACK` words from `WORKER0 + TRACK * (rank - 1)`: its
+# thread id, whether it is taking pieces of a job, whether a caller moved it, and its CPU time
+# when a caller began to wait
+WORKER0, TRACK, MAX_TRACKED = 25, 4, 8
+TID, IN_JOB, MOVED, MARK = range(TRACK)
+WORDS = WORKER0 + TRACK * MAX_TRACKED
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
 SLICE_NS = 100_000_000
 LONG_NS = 1_000_000  # a caller's wait counted as long (`LONG_WAITS`)
+RESCUE_NS = 500_000  # how often a waiting caller looks for preempted workers (`_rescue`)
 _LOW = 0xFFFFFFFF
+_I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
 _I8P = ir.IntType(8).as_pointer()
 # Linux's system calls (through libc's `syscall`, the cell `numbax_exchange_syscall`)
@@ -244,6 +260,71 @@ def _set_cpus(typingctx, mask):
     return types.none(types.int64), codegen
 
 
+@intrinsic
+def _thread_cpu(typingctx, tid):
+    """The CPU time in nanoseconds of thread `tid` of this process (its CPU clock:
+    `pthread_getcpuclockid`'s id, `~tid << 3 | 6`); 2**62 if it cannot be read."""
+
+    def codegen(context, builder, signature, args):
+        spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
+        clock = builder.trunc(
+            builder.or_(builder.shl(builder.not_(args[0]), _I64(3)), _I64(6)), _I32
+        )
+        fn = ir.FunctionType(_I32, [_I32, spec.type])
+        cell = _cell(builder, "numbax_exchange_clock", fn.as_pointer())
+        failed = builder.icmp_signed("!=", builder.call(cell, [clock, spec]), _I32(0))
+        sec = builder.load(cgutils.gep(builder, spec, 0, 0))
+        nsec = builder.load(cgutils.gep(builder, spec, 0, 1))
+        ns = builder.add(builder.mul(sec, _I64(1_000_000_000)), nsec)
+        return builder.select(failed, _I64(1 << 62), ns)  # no clock: as if it ran all along
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _move(typingctx, tid, mask):
+    """Lets thread `tid` run on the CPUs of the bit mask `mask` only (`sched_setaffinity`)."""
+
+    def codegen(context, builder, signature, args):
+        if _SYS_SETAFFINITY >= 0:
+            fn = ir.FunctionType(_I64, [_I64], var_arg=True)
+            call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
+            word = cgutils.alloca_once_value(builder, args[1])
+            builder.call(call, [_I64(_SYS_SETAFFINITY), args[0], _I64(8), word])
+        return context.get_dummy_value()
+
+    return types.none(types.int64, types.int64), codegen
+
+
+@_jit
+def _mark_workers(state, threads):
+    """Notes the CPU time of the job's workers that are taking pieces, as their caller begins
+    to wait for them (`_rescue`)."""
+    for rank in range(1, threads if threads <= MAX_TRACKED else MAX_TRACKED + 1):
+        w = WORKER0 + TRACK * (rank - 1)
+        if _load(state, w + IN_JOB) != 0 and _load(state, w + TID) > 0:
+            _store(state, w + MARK, _thread_cpu(_load(state, w + TID)))
+
+
+@_jit
+def _rescue(state, threads, waited):
+    """Moves each worker of the job that ran less than half of the `waited` nanoseconds since
+    `_mark_workers` (preempted: another process holds its core, and the piece it holds keeps
+    its caller waiting for that process's whole turn) to the calling thread's CPU, which the
+    caller leaves as it sleeps; the worker keeps off it again at its next job (`MOVED`)."""
+    cpu = _getcpu()
+    if cpu < 0 or cpu > 62:
+        return
+    for rank in range(1, threads if threads <= MAX_TRACKED else MAX_TRACKED + 1):
+        w = WORKER0 + TRACK * (rank - 1)
+        tid = _load(state, w + TID)
+        ran = _thread_cpu(tid) - _load(state, w + MARK) if tid > 0 else waited
+        if _load(state, w + IN_JOB) != 0 and 2 * ran < waited:
+            _move(tid, 1 << cpu)
+            _store(state, w + MOVED, 1)
+            _add(state, RESCUED, 1)
+
+
 @_jit
 def _keep_off(state, away):
     """Keeps the calling worker off the CPU of the job's caller (`CPU`), on the pool's other
@@ -316,15 +397,24 @@ def _run(state, body, sched, count, data, threads):
     left = count - _take(state, job, body, sched, count, data, count)
     start = _now()
     end = start + SPIN_NS
+    rescue = _load(state, RESCUE) != 0 and _load(state, CPUS) != 0
+    marked = 0
     while _flag(state, DONE) < left:
         if _now() < end:
             for _ in range(64):
                 _pause()
             continue
+        sleep = SLICE_NS
+        if rescue:  # every `RESCUE_NS` of its sleep: were the workers preempted meanwhile?
+            now = _now()
+            if marked:
+                _rescue(state, threads, now - marked)
+            _mark_workers(state, threads)
+            marked, sleep = now, RESCUE_NS
         _add_flag(state, WAITING, 1)
         seen = _flag(state, DONE)
         if seen < left:
-            _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, SLICE_NS)
+            _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, sleep)
         _add_flag(state, WAITING, -1)
     waited = _now() - start
     _add(state, WAITED, waited)
@@ -360,12 +450,21 @@ def _serve(state, rank):
         claim = _load(state, CLAIM)
         if (claim >> 32) & _LOW != job or rank >= _load(state, THREADS):
             continue
+        w = WORKER0 + TRACK * (rank - 1)
+        tracked = rank <= MAX_TRACKED
+        if tracked and _load(state, w + MOVED) != 0:  # a caller moved it to its CPU
+            _store(state, w + MOVED, 0)
+            away = -1
         if _load(state, CPUS) != 0:
             away = _keep_off(state, away)
         body, sched = _load(state, BODY), _load(state, SCHED)
         count, data = _load(state, COUNT), _load(state, DATA)
         before = _cpu_now()
+        if tracked:
+            _store(state, w + IN_JOB, 1)
         ran = _take(state, job, body, sched, count, data, count)
+        if tracked:
+            _store(state, w + IN_JOB, 0)
         if ran:
             _add(state, HELPED, _cpu_now() - before)
             _hand_back(state, ran)
@@ -408,6 +507,7 @@ class Pool:
         self.state = np.zeros(WORDS, np.int64)
         self.state[SPIN] = SPIN_NS
         self.state[CPUS] = _cpu_mask()
+        self.state[RESCUE] = 1
         self._mark = (0, 0)
         self.address = self.state.ctypes.data
         self.threads: list[threading.Thread] = []
@@ -430,6 +530,8 @@ class Pool:
     def _work(self, rank: int) -> None:
         numba.set_num_threads(1)  # a `prange` inside a piece: no oneTBB threads on top
         parallel.set_rank(rank)  # its slot in numba's parfors' reductions
+        if rank <= MAX_TRACKED:
+            self.state[WORKER0 + TRACK * (rank - 1) + TID] = threading.get_native_id()
         _serve(self.address, rank)
 
     def join(self, devices: int) -> int:

@@ -1,10 +1,13 @@
 """numbax's thread pool (core/backends/llvm/pool.py): every iteration runs once, on one or two
 threads, with a slow piece (a worker that lost its core), from several callers at once, and
-with a loop inside a piece (run on its caller); a worker keeps off its caller's CPU; the pool
-stops and starts again; numba's own parfors run on it, their reductions right."""
+with a loop inside a piece (run on its caller); a worker keeps off its caller's CPU, and a
+preempted one is moved to its waiting caller's; the ledger; the pool stops and starts again;
+numba's own parfors run on it, their reductions right."""
 
 import ctypes
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -45,6 +48,16 @@ def _count(data, lo, hi):
         out[HEADER + i] += i + 1
 
 
+@numba.cfunc(BODY, nogil=True)
+def _spin_each(data, lo, hi):
+    out = numba.carray(data, HEADER + hi, np.int64)
+    end = _now() + out[SPIN] * (3 * lo + 1)
+    while _now() < end:
+        pass
+    for i in range(lo, hi):
+        out[HEADER + i] += i + 1
+
+
 @pytest.fixture(autouse=True)
 def on():
     with pool.using(True) as p:
@@ -77,6 +90,15 @@ def _loop(n: int, size: int, threads: int, slow: int = -1, spin_ns: int = 0, inn
     sched = _pieces(n, size)
     RUN(state, _count.address, sched.ctypes.data, len(sched) // 2, data.ctypes.data, threads)
     return data[HEADER:]
+
+
+def _uneven_loop(spin_ns: int) -> None:
+    """Runs `_spin_each` over two pieces of one iteration on two threads: the first spins
+    `spin_ns`, the second, which a worker that wakes in time takes, four times that."""
+    data, sched = np.zeros(HEADER + 2, np.int64), _pieces(2, 1)
+    data[SPIN] = spin_ns
+    RUN(pool.start().address, _spin_each.address, sched.ctypes.data, 2, data.ctypes.data, 2)
+    np.testing.assert_array_equal(data[HEADER:], [1, 2])
 
 
 @pytest.mark.parametrize("threads", [1, 2, 4])
@@ -199,16 +221,43 @@ def test_the_ledger_counts_the_workers_pieces_and_the_callers_waits(on):
 
 
 def test_the_ledger_counts_long_waits(on):
-    """A caller that waits more than `LONG_NS` for a worker's piece (the last piece spins 3 ms,
-    and the worker took it) counts the wait in `LONG_WAITS` and `LONG_WAITED`."""
+    """A caller that waits more than `LONG_NS` for a worker's piece (its own piece spins 1 ms,
+    the worker's 4 ms) counts the wait in `LONG_WAITS` and `LONG_WAITED`."""
     if not on.threads:
         pytest.skip("no worker")
     count, waited = int(on.state[pool.LONG_WAITS]), int(on.state[pool.LONG_WAITED])
     deadline = time.monotonic() + 60
     while on.state[pool.LONG_WAITS] == count:
-        np.testing.assert_array_equal(_loop(64, 1, 2, slow=63, spin_ns=3_000_000), np.arange(1, 65))
+        _uneven_loop(1_000_000)
         assert time.monotonic() < deadline, "no caller waited for the worker's slow piece"
     assert on.state[pool.LONG_WAITED] - waited > pool.LONG_NS * (on.state[pool.LONG_WAITS] - count)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_a_caller_moves_a_preempted_worker_to_its_cpu(on):
+    """A worker that waits for its core (two busy processes hold it) while it holds a piece is
+    moved to its caller's CPU as the caller sleeps (`_rescue`), and keeps off that CPU again at
+    its next job; every iteration runs once."""
+    if not on.threads or not on.state[pool.CPUS]:
+        pytest.skip("no worker, or no CPU mask to keep to")
+    cpus, worker = sorted(os.sched_getaffinity(0)), on.threads[0].native_id
+    hog = f"import os\nos.sched_setaffinity(0, {{{cpus[1]}}})\nwhile True: pass"
+    hogs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(2)]
+    before, deadline = int(on.state[pool.RESCUED]), time.monotonic() + 60
+    try:
+        os.sched_setaffinity(0, {cpus[0]})
+        while on.state[pool.RESCUED] == before:
+            _uneven_loop(1_000_000)
+            assert time.monotonic() < deadline, "no caller moved its preempted worker"
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    try:
+        _until_a_worker_joins(on, 64, 200_000)
+        assert os.sched_getaffinity(worker) == set(cpus) - {cpus[0]}
+    finally:
+        os.sched_setaffinity(0, cpus)
 
 
 def test_stop_and_start_again(on):
