@@ -234,8 +234,15 @@ class ParamsDoubleWrappedError(ApplyScopeInvalidVariablesStructureError):
     """
 
     def __init__(self) -> None:
+        first = _flax_first(
+            "Expect the `variables` (first argument) passed to apply() to be a dict with the "
+            'structure {"params": ...}, but got a dict with an extra params layer, i.e.  '
+            '{"params": {"params": ... } }. You should instead pass in your dict\'s ["params"].',
+            "ApplyScopeInvalidVariablesStructureError",
+            "",
+        )
         super().__init__(
-            "apply got variables shaped {'params': {'params': ...}}: the init output was "
+            first + "apply got variables shaped {'params': {'params': ...}}: the init output was "
             "wrapped twice. Pass model.apply(variables, ...) with variables = model.init(...), "
             "or model.apply({'params': variables['params']}, ...)."
         )
@@ -561,8 +568,11 @@ class SetupFieldAssignmentError(SetAttributeInModuleSetupError):
     """
 
     def __init__(self, module: str, name: str):
+        first = _flax_first(
+            "Module construction attributes are frozen.", "SetAttributeInModuleSetupError", ""
+        )
         super().__init__(
-            f"{module}.setup() assigns the dataclass field {name!r}. Fields are set at "
+            first + f"{module}.setup() assigns the dataclass field {name!r}. Fields are set at "
             f"construction ({module}({name}=...)); setup may only add new attributes "
             "such as submodules."
         )
@@ -1014,8 +1024,10 @@ class CollectionFilterError(InvalidFilterError):
     """
 
     def __init__(self, filter_like: Any):
+        first = _flax_first(f'Invalid Filter: "{filter_like}"', "InvalidFilterError", "")
         super().__init__(
-            f"Invalid collection filter {filter_like!r} ({type(filter_like).__name__}): use "
+            first
+            + f"Invalid collection filter {filter_like!r} ({type(filter_like).__name__}): use "
             "True, False, a collection name, a list of names or nn.DenyList(names)."
         )
 
@@ -1031,9 +1043,15 @@ class ReservedFieldError(ReservedModuleAttributeError):
     Fix: rename the field (``label: str``); pass ``name=`` at construction to name a module.
     """
 
-    def __init__(self, cls_name: str, fields: Any):
+    def __init__(self, cls_name: str, fields: Mapping[str, Any]):
+        first = _flax_first(
+            f"properties `parent` and `name` are reserved: {dict(fields)}",
+            "ReservedModuleAttributeError",
+            "",
+        )
         super().__init__(
-            f"{cls_name} declares the reserved field(s) {_names(fields)}: 'parent' and 'name' "
+            first
+            + f"{cls_name} declares the reserved field(s) {_names(fields)}: 'parent' and 'name' "
             "are set by the module system. Rename the field; pass name=... when constructing "
             "the module to choose its name."
         )
@@ -1046,8 +1064,15 @@ class ModuleClassCallError(InvalidInstanceModuleError):
     """
 
     def __init__(self, method: str, got: Any):
+        first = _flax_first(
+            "Can only call init, init_with_output or apply methods on an instance of the Module "
+            "class, not the Module class itself",
+            "InvalidInstanceModuleError",
+            "",
+        )
         super().__init__(
-            f"Module.{method} was called on the class, not on an instance (its first argument "
+            first
+            + f"Module.{method} was called on the class, not on an instance (its first argument "
             f"is a {type(got).__name__}). Construct the module first: "
             f"MyModule(...).{method}(...)."
         )
@@ -1062,8 +1087,13 @@ class PropertyAttributeError(DescriptorAttributeError):
     """
 
     def __init__(self, cls_name: str, prop: str, cause: BaseException):
+        first = _flax_first(
+            "Trying to access a property that is accessing a non-existent attribute.",
+            "DescriptorAttributeError",
+            "",
+        )
         super().__init__(
-            f"The property {cls_name}.{prop} raised AttributeError: {cause}. The property "
+            first + f"The property {cls_name}.{prop} raised AttributeError: {cause}. The property "
             "itself exists; fix the attribute it reads (a field or setup attribute missing?)."
         )
 

@@ -334,7 +334,7 @@ class Module:
     def __init_subclass__(cls, kw_only: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         annotations = dict(cls.__dict__.get("__annotations__", {}))
-        reserved = [f for f in ("parent", "name") if f in annotations]
+        reserved = {f: annotations[f] for f in ("parent", "name") if f in annotations}
         if reserved:
             raise errors.ReservedFieldError(cls.__name__, reserved)
         annotations["parent"] = Any

@@ -1097,7 +1097,64 @@ FLAX_FIRST_LINES = [
         ValueError,
         "vmap got inconsistent sizes for array axes to be mapped:",
     ),
+    # Flax 0.12.8's first lines of six more (they were numbax's own sentences)
+    (
+        lambda: nn.Dense(2).apply({"params": {"params": {}}}, jnp.ones(3)),
+        errors.ApplyScopeInvalidVariablesStructureError,
+        "Expect the `variables` (first argument) passed to apply() to be a dict with the "
+        'structure {"params": ...}, but got a dict with an extra params layer, i.e.  '
+        '{"params": {"params": ... } }. You should instead pass in your dict\'s ["params"]. '
+        f"({_DOCS}ApplyScopeInvalidVariablesStructureError)",
+    ),
+    (
+        lambda: SetsItsField().init(random.key(0), jnp.ones(3)),
+        errors.SetAttributeInModuleSetupError,
+        f"Module construction attributes are frozen. ({_DOCS}SetAttributeInModuleSetupError)",
+    ),
+    (
+        lambda: type("R", (nn.Module,), {"__annotations__": {"parent": int}}),
+        errors.ReservedModuleAttributeError,
+        "properties `parent` and `name` are reserved: {'parent': <class 'int'>} "
+        f"({_DOCS}ReservedModuleAttributeError)",
+    ),
+    (
+        lambda: nn.Dense.apply({}, jnp.ones(3)),
+        errors.InvalidInstanceModuleError,
+        "Can only call init, init_with_output or apply methods on an instance of the Module "
+        f"class, not the Module class itself ({_DOCS}InvalidInstanceModuleError)",
+    ),
+    (
+        lambda: nn.Dense(2).init(random.key(0), jnp.ones(3), mutable=3.5),
+        errors.InvalidFilterError,
+        f'Invalid Filter: "3.5" ({_DOCS}InvalidFilterError)',
+    ),
+    (
+        lambda: ReadsAMissingAttribute().init(random.key(0), jnp.ones(3)),
+        errors.DescriptorAttributeError,
+        "Trying to access a property that is accessing a non-existent attribute. "
+        f"({_DOCS}DescriptorAttributeError)",
+    ),
 ]
+
+
+class SetsItsField(nn.Module):
+    width: int = 1
+
+    def setup(self):
+        self.width = 2
+
+    def __call__(self, x):
+        return x
+
+
+class ReadsAMissingAttribute(nn.Module):
+    @property
+    def width(self):
+        return self.missing
+
+    @nn.compact
+    def __call__(self, x):
+        return x * self.width
 
 
 @pytest.mark.parametrize("call, error, first_line", FLAX_FIRST_LINES)
