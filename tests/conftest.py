@@ -6,7 +6,8 @@ NUMBA_CACHE_DIR when it is imported, and `core.jit` reads NUMBAX_CACHE_DIR for i
 sources. The tests see eight CPU devices (NUMBAX_NUM_CPU_DEVICES) and two threads
 (NUMBAX_NUM_THREADS). Values already set in the
 environment win. Tests marked ``slow`` run only with
-``--runslow``.
+``--runslow``. Under ``-n 2 --dist loadfile`` the longest files and ported programs start
+first (tests/xdist_schedule.py).
 """
 
 import os
@@ -33,6 +34,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--runslow", action="store_true", default=False, help="also run tests marked slow"
     )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log) -> object | None:
+    """Under `--dist loadfile`, xdist's file scheduling with the longest units first and each
+    ported program a unit of its own (tests/xdist_schedule.py); other modes are xdist's."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.xdist_schedule import LongestFirst  # xdist is imported only when it runs
+
+    return LongestFirst(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

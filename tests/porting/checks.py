@@ -1,7 +1,7 @@
 """How a ported program is checked: `flaxport.port` rewrites its imports, `run()` runs on
 numbax, and its summary must equal JAX's recorded one (`answers/<name>.json`). The programs are
-checked by a test file per group of `common.program_group`, so that pytest-xdist's
-`--dist loadfile` spreads them over its workers."""
+checked by a test file per group of `common.program_group`; under `--dist loadfile` each
+program is a unit of its own, longest first (tests/xdist_schedule.py)."""
 
 import json
 import sys

@@ -24,8 +24,8 @@ def answer_names() -> list[str]:
     return sorted(p.stem for p in ANSWERS.glob("*.json"))
 
 
-# Flax model programs, one test file per group so that `--dist loadfile` spreads their
-# compiles over the workers
+# Flax model programs, one test file per group (under `--dist loadfile` each program runs as a
+# unit of its own: tests/xdist_schedule.py)
 MODEL_GROUPS = {
     "language_models": (
         "bert_packed_mlm",
