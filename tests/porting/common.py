@@ -135,6 +135,7 @@ MODEL_GROUPS = {
         "einsum_tensor_networks",
         "initializers_samplers",
         "lax_primitives_tour",
+        "rigid_motion_signals",
         "scatter_gather_indexing",
         "shapes_without_compute",
         "tabular_preprocessing",
