@@ -61,6 +61,7 @@ def _on_threads(n, fn, *args):
         ((129, 517, 263), (2, 132, False)),  # wider than tall: bands of columns
         ((1031, 131, 509), (4, 258, True)),  # 68.8M: 4 bands, the last narrower
         ((200, 300, 100), (1, 200, True)),  # 6M: below `PARALLEL_FLOPS`, one call
+        ((128, 784, 128), (2, 64, True)),  # 12.8M, a short contraction: `SHORT_BAND`s
         ((150, 8192, 120), (1, 150, True)),  # 147M, but no second band of `BAND` rows
         ((256, 1024, 1100), (2, 550, False)),  # a long contraction: bands of `WIDE_BAND`
         ((300, 1024, 1000), (7, 143, False)),  # ... where two of them fit

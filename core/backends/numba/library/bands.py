@@ -29,6 +29,13 @@ BAND = 128
 # that leaves two (narrower products keep their bands: two or more of `BAND`).
 LONG_K = 1024
 WIDE_BAND = 512
+# Over a shorter contraction a band may be `SHORT_BAND` rows (or columns) wide, so that a
+# product of 128-255 rows has two: the MLP step's 128x784x128 `x @ W1` (12.8M multiply-adds,
+# a third of the step's products) ran on one thread while the step's other core idled. Two
+# 64-row bands cost 3-5% more than one call on one thread; on two the step takes 13% less
+# when the VM's vCPUs share data quickly and 28% more when they do not (JAX's step then
+# takes 1.9x as long; bench/README.md, 2026-12-05, session 37).
+SHORT_BAND = 64
 # A product too narrow and short for two bands over a contraction of `LONG_K` or more (an
 # attention projection's weight gradient, 128x1024x128: it ran on one thread) is cut along its
 # contraction instead, into slabs of at least this many (`slab_plan`): each slab's product into
@@ -43,12 +50,12 @@ SLAB = 256
 def band_plan(m, k, n):
     """How `gemm_bands` cuts an (m, k) @ (k, n) product: `(bands, width, by_rows)`, bands of
     `width` rows when the output is at least as tall as wide, else of columns
-    (`schedule.parts` of at least `BAND`; of `WIDE_BAND` over a contraction of `LONG_K` when
-    two such bands fit; the last band may be narrower). The sizes decide, not the thread
-    count."""
+    (`schedule.parts` of at least `BAND`, `SHORT_BAND` over a contraction shorter than
+    `LONG_K`; of `WIDE_BAND` over a contraction of `LONG_K` when two such bands fit; the last
+    band may be narrower). The sizes decide, not the thread count."""
     by_rows = m >= n
     size = m if by_rows else n
-    count = parts(m * k * n, size, BAND)
+    count = parts(m * k * n, size, BAND if k >= LONG_K else SHORT_BAND)
     if k >= LONG_K and size >= 2 * WIDE_BAND:
         count = min(count, size // WIDE_BAND)
     width = -(-size // count)
