@@ -134,6 +134,7 @@ MODEL_GROUPS = {
         "dtype_promotion_precision",
         "einsum_tensor_networks",
         "initializers_samplers",
+        "lax_linalg_factorizations",
         "lax_primitives_tour",
         "rigid_motion_signals",
         "scatter_gather_indexing",
