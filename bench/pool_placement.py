@@ -11,14 +11,15 @@ step kept on the first CPU), `follow` (as `keepoff` with the default count, whic
 load: `core/jit/threads.py`; only without `NUMBAX_NUM_THREADS`). A setting may add knobs,
 `+NAMEvalue`: `spin` (the workers' spin before they sleep, us: `pool.SPIN`), `slice` and
 `cslice` (the scheduler slices of the workers and of the device thread, us: `sched_setattr`'s
-`sched_runtime`, honoured for normal threads since Linux 6.12), e.g. `keepoff+slice100`.
+`sched_runtime`, honoured for normal threads since Linux 6.12), `rescue` (0: a waiting caller
+does not move a preempted worker to its CPU: `pool.RESCUE`), e.g. `keepoff+rescue0`.
 
 Per step it prints the callers' waits for the workers' pieces (`pool.WAITED`), those over 1 ms
 (`LONG_WAITS`: a worker preempted in a piece holds its caller until it runs again), the
 workers' CPU time in pieces (`HELPED`) and the number of jobs (parallel loops).
 
 Usage: `python bench/pool_placement.py MODEL [--rounds 3] [--seconds 1]
-[--settings one,anywhere,keepoff,pinned,keepoff+slice100]`; run it where other sessions' load
+[--settings one,keepoff+rescue0,keepoff,keepoff+slice100]`; run it where other sessions' load
 does not count (e.g. at autogroup nice -20: `echo -20 > /proc/self/autogroup` in a session of
 its own).
 """
