@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -985,6 +986,9 @@ def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple
         quick = target.is_quick()
         if not quick or target.shares_quick():
             _write(shared if quick else path, library.serialize_using_object_code(), fn.__name__)
+        if not quick:  # the quick code it replaces is loaded no more
+            with contextlib.suppress(OSError):
+                cache_files.remove(shared)
     _KEEP.append(library)
     return library.get_pointer_to_function(sym), compiled, quick
 

@@ -110,20 +110,23 @@ def cache(tmp_path, monkeypatch):
 
 
 def test_a_quick_shell_is_not_cached_and_is_swapped_in_place(cache, monkeypatch):
-    """A shell compiled in the quick tier leaves no optimized shell in the disk cache; once the
+    """A shell compiled in the quick tier leaves no optimized shell in the disk cache (its quick
+    code under a name of its own, which the optimized shell's file then replaces); once the
     optimized shell is there (as a worker leaves it), `shells.optimized` makes the same builtin
     run it."""
     source = SOURCE.format(spec=((NEST.format(k=digest_int()), PARAMS, True, ()),))
     x = np.linspace(-1, 1, 9, dtype=np.float32)
     sizes = np.array([9], np.int64)
-    with target.quick_tier():
+    with target.quick_tier(shared=True):
         fn = shells.entry(source, TYPES)
     assert shells.is_quick(fn) and not list(cache.glob("*.shell"))
+    assert list(cache.glob("*.qshell"))  # under the quick tier's name, for a later process
     quick = fn(sizes, x)[0]
     assert not shells.optimized(source, TYPES)  # not in the disk cache yet
     monkeypatch.setattr(shells, "_LOADED", {})
     optimized = shells.entry(source, TYPES)  # compiled O3, into the disk cache
     assert not shells.is_quick(optimized) and list(cache.glob("*.shell"))
+    assert not list(cache.glob("*.qshell"))  # the quick code, loaded no more, removed
     monkeypatch.setattr(shells, "_LOADED", {shells.nests.key_of(("shell", source, TYPES)): fn})
     assert shells.optimized(source, TYPES) and not shells.is_quick(fn)
     np.testing.assert_array_equal(fn(sizes, x)[0], quick)
