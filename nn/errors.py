@@ -165,9 +165,9 @@ class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError):
 
     Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
     The first line is what Flax's ``apply`` raises: Python's own ``TypeError`` for a value
-    that is not iterable, its ``AttributeError`` for a non-mapping (``VariablesNotADictError``,
-    both built-ins), its ``ApplyScopeInvalidVariablesTypeError`` for a mapping whose
-    collections are not dicts (this class).
+    that is not iterable (``VariablesNotIterableError``), its ``AttributeError`` for another
+    non-mapping (``VariablesNotADictError``), its ``ApplyScopeInvalidVariablesTypeError`` for a
+    mapping whose collections are not dicts (this class).
     """
 
     def __init__(self, variables: Any):
@@ -190,11 +190,20 @@ class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError):
         )
 
 
-class VariablesNotADictError(InvalidVariablesError, TypeError, AttributeError):
-    """The variables passed to ``apply``/``bind`` are not a mapping at all (Flax fails with
-    Python's ``TypeError`` or ``AttributeError``).
+class VariablesNotADictError(InvalidVariablesError, AttributeError):
+    """The variables passed to ``apply``/``bind`` are an iterable but not a mapping (Flax
+    fails with Python's ``AttributeError``: the value has no ``items``).
 
     Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
+    """
+
+
+class VariablesNotIterableError(InvalidVariablesError, TypeError):
+    """The variables passed to ``apply``/``bind`` are not even iterable (Flax fails with
+    Python's ``TypeError``: "argument of type 'int' is not iterable").
+
+    Failing code: ``model.apply(params_count, x)``. Fix: ``model.apply(variables, x)`` with
+    ``variables = model.init(key, x)``.
     """
 
 

@@ -485,7 +485,9 @@ def _check_variables(variables: Any) -> None:
     ):
         if isinstance(variables, Mapping):
             raise errors.InvalidVariablesError(variables)
-        raise errors.VariablesNotADictError(variables)
+        if hasattr(variables, "__iter__") or hasattr(variables, "__contains__"):
+            raise errors.VariablesNotADictError(variables)
+        raise errors.VariablesNotIterableError(variables)
     params = variables.get("params")
     if isinstance(params, Mapping) and isinstance(params.get("params"), Mapping):
         raise errors.ParamsDoubleWrappedError()

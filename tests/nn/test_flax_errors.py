@@ -163,6 +163,13 @@ def test_builtin_bases_match_flax():
     ):
         with pytest.raises(ValueError):
             call()
+    # Python's own errors in Flax's apply: a list has no `items`, an int is not iterable
+    with pytest.raises(AttributeError) as info:
+        nn.Dense(2).apply([1], jnp.ones(3))
+    assert not isinstance(info.value, TypeError)
+    with pytest.raises(TypeError) as info:
+        nn.Dense(2).apply(5, jnp.ones(3))
+    assert not isinstance(info.value, AttributeError)
 
 
 @pytest.mark.parametrize("case", sorted(TRIGGERS))
