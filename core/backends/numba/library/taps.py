@@ -83,14 +83,13 @@ def box_start(taps, box, reverse):
     there, else -1: every axis after the first of more than one box tap holds all its taps.
     With `reverse`, tap t of each axis is stored at index n - 1 - t (see `copy_taps`). A
     convolution then reads (or writes) the box's block of the full array in place."""
-    nsp, first, whole = len(taps), 0, False
-    for d in range(nsp):
+    nsp, first, whole, run = len(taps), 0, False, True
+    for d in range(nsp):  # no return in the loop: numbax's routine translator lowers none
         size = box[nsp + d] - box[d]
-        if whole and size != taps[d]:
-            return -1
+        run = run and not (whole and size != taps[d])
         whole = whole or size > 1
         first = first * taps[d] + (taps[d] - box[nsp + d] if reverse else box[d])
-    return first
+    return first if run else -1
 
 
 @register("a a p p p")
@@ -117,7 +116,7 @@ def copy_taps(full, part, taps, box, q):
             inside, k = True, 0
             for d in range(nsp):
                 r = t[d] - start[d]
-                inside = inside and 0 <= r < sizes[d]
+                inside = inside and r >= 0 and r < sizes[d]  # no chained comparison (as above)
                 k = k * sizes[d] + r
             f, g = (u * nfull + j) * block, (u * npart + k) * block
             if not inside:
