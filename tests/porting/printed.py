@@ -119,6 +119,28 @@ def plain(line: str) -> str:
     return re.sub(r"<(?:[\w.]+\.)?(_cells\.<locals>|\w+ object)", r"<\1", line)
 
 
+def first_lines(calls: dict, catch: type = Exception) -> dict:
+    """The first line of the error each of `calls` (name -> function of no arguments) raises,
+    by name ("no error" if it returns), as a program's `except catch` clause sees them; other
+    errors propagate.
+
+    Args:
+      calls: the calls that should fail, by name.
+      catch: the class a user's `except` clause names.
+
+    Returns:
+      The first lines, by name.
+    """
+    lines = {}
+    for name, call in calls.items():
+        try:
+            call()
+            lines[name] = "no error"
+        except catch as e:
+            lines[name] = str(e).splitlines()[0]
+    return lines
+
+
 def error(errors: list, e: BaseException) -> None:
     """Appends a `raises-exception` cell's error to `errors`: its built-in class and first line."""
     builtin = next(c.__name__ for c in type(e).__mro__ if c.__module__ == "builtins")
