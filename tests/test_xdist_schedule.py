@@ -64,3 +64,24 @@ def test_other_modes_keep_xdists_schedulers(dist):
     from tests.conftest import pytest_xdist_make_scheduler
 
     assert pytest_xdist_make_scheduler(SimpleNamespace(getvalue={"dist": dist}.get), None) is None
+
+
+JUNIT = """<testsuites><testsuite>
+<testcase classname="tests.a.test_many" name="test_0" time="1.0"/>
+<testcase classname="tests.a.test_many.TestK" name="test_1" time="2.0"/>
+<testcase classname="tests.porting.test_ported_x" name="test_p[slow]" time="5.0"/>
+<testcase classname="tests.porting.test_ported_x" name="test_p[fast]" time="1.5"/>
+</testsuite></testsuites>"""
+
+
+def test_junit_units_and_replay(tmp_path):
+    (tmp_path / "junit.xml").write_text(JUNIT)
+    units = xdist_schedule.junit_units(str(tmp_path / "junit.xml"))
+    assert units == {
+        "tests/a/test_many.py": (3.0, 2),
+        "tests/porting/test_ported_x.py::test_p[slow]": (5.0, 1),
+        "tests/porting/test_ported_x.py::test_p[fast]": (1.5, 1),
+    }
+    longest_first = sorted(units, key=lambda u: -units[u][0])  # 5 | 3 + 1.5
+    assert xdist_schedule.replay(units, longest_first) == 5.0
+    assert xdist_schedule.replay(units, longest_first[::-1]) == 6.5  # 1.5 + 5 | 3

@@ -8,8 +8,12 @@ xdist's own order starts the files with the most tests first; the ported-program
 few tests of 10-60 s each (from empty caches), so they started last and one worker ran them
 alone for minutes. `COSTS` holds the seconds a cold run (empty compile caches, as CI starts)
 measured for each long file or program; the rest follow in xdist's order. A stale entry only
-costs balance, never a test.
+costs balance, never a test. `python -m tests.xdist_schedule junit.xml` prints a run's
+units in their form and replays xdist's order and this one on two workers.
 """
+
+import sys
+from xml.etree import ElementTree
 
 from xdist.scheduler import LoadFileScheduling
 
@@ -135,3 +139,64 @@ class LongestFirst(LoadFileScheduling):
             self.workqueue.update(units)
             self._ordered = True
         super()._assign_work_unit(node)
+
+
+def junit_units(path: str) -> dict[str, tuple[float, int]]:
+    """The work units of a `--junitxml` file, as `LongestFirst` forms them.
+
+    Args:
+        path: a junit XML file written by `pytest --junitxml`.
+
+    Returns:
+        Each unit's (seconds: its tests' times summed, number of tests), in the file's order.
+    """
+    units: dict[str, tuple[float, int]] = {}
+    for case in ElementTree.parse(path).iter("testcase"):
+        parts = case.get("classname", "").split(".")
+        unit = "/".join(p for p in parts if not p[:1].isupper()) + ".py"
+        if unit.startswith(SPLIT):
+            unit += f"::{case.get('name')}"
+        seconds, count = units.get(unit, (0.0, 0))
+        units[unit] = (seconds + float(case.get("time", 0.0)), count + 1)
+    return units
+
+
+def replay(units: dict[str, tuple[float, int]], order: list[str], workers: int = 2) -> float:
+    """The wall clock of `order` handed out as xdist does (a unit to each worker as it comes
+    free), with `units`' times.
+
+    Args:
+        units: `junit_units`' result.
+        order: the units' names in the order they are handed out.
+        workers: the number of workers.
+
+    Returns:
+        Seconds until the last worker is done.
+    """
+    free = [0.0] * workers
+    for unit in order:
+        free[free.index(min(free))] += units[unit][0]
+    return max(free)
+
+
+def main(path: str) -> None:
+    """Prints the units of 15 s and more of `path` (a cold run's junit file) in `COSTS`'s and
+    `PROGRAM_COSTS`' form, and the replayed wall clock of xdist's order and of this order."""
+    units = junit_units(path)
+    for unit, (seconds, _) in sorted(units.items(), key=lambda u: -u[1][0]):
+        if seconds >= 15:
+            key = unit.partition("[")[2].rstrip("]") if unit.startswith(SPLIT) else unit
+            print(f'    "{key}": {seconds:.0f},')
+    files: dict[str, tuple[float, int]] = {}
+    for unit, (seconds, count) in units.items():
+        s, c = files.get(unit.split("::")[0], (0.0, 0))
+        files[unit.split("::")[0]] = (s + seconds, c + count)
+    xdist = sorted(files, key=lambda f: -files[f][1])
+    ours = sorted(sorted(units, key=lambda u: -units[u][1]), key=lambda u: -cost(u))
+    total = sum(s for s, _ in units.values())
+    print(f"# {total:.0f} s of tests; replayed on two workers: xdist's order "
+          f"{replay(files, xdist):.0f} s, longest first {replay(units, ours):.0f} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
