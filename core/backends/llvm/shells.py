@@ -251,10 +251,12 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             try:
                 blob = pickle.dumps((library_.serialize_using_object_code(), symbols))
                 cache_files.write_verified(path if not target.is_quick() else shared, blob)
-                if not target.is_quick():  # the quick code it replaces is loaded no more
-                    cache_files.remove(shared)
             except OSError as e:
                 cache_files.warn(f"kernel shell not cached ({e})")
+            else:
+                if not target.is_quick():  # the quick code it replaces is loaded no more
+                    with contextlib.suppress(OSError):
+                        cache_files.remove(shared)
     return _builtin(library_, _name(key))
 
 
