@@ -34,6 +34,15 @@ class UnravelDtypeError(NumbaxError, TypeError):
     """
 
 
+class UnravelInputError(NumbaxError, TypeError):
+    """The unravel function got something that is not an array, e.g. a tree of the raveled
+    structure instead of the flat vector (JAX's first line, from its ``asarray``).
+
+    Failing code: ``flat, unravel = ravel_pytree(params); unravel(params)``. Fix: pass the
+    flat vector, ``unravel(flat)``.
+    """
+
+
 class UnravelSizeError(NumbaxError, ValueError):
     """The unravel function got a vector whose length is not the number of raveled elements.
 
@@ -113,6 +122,11 @@ def _unravel(
     to_dtype: np.dtype | None,
     flat: Any,
 ) -> Any:
+    if not (hasattr(flat, "shape") or isinstance(flat, (bool, int, float, complex))):
+        raise UnravelInputError(
+            f"asarray: expected ArrayLike, got {flat} of type {type(flat)}.\n"
+            "unravel takes the flat vector that ravel_pytree returned."
+        )
     n = int(np.shape(flat)[0]) if np.ndim(flat) == 1 else -1
     if n != sum(sizes):
         raise UnravelSizeError(

@@ -49,8 +49,9 @@ def chain(*args: GradientTransformation) -> GradientTransformationExtraArgs:
     def update_fn(updates, state, params=None, **extra_args):
         if len(state) != len(transforms):
             raise StateMismatchError(
-                f"chain of {len(transforms)} transformations got a state with {len(state)} "
-                "entries. Make sure the state comes from this optimizer's `init`."
+                "The number of updates and states has to be the same in chain! Make sure you "
+                f"have called init first!\nThis chain of {len(transforms)} transformations got "
+                f"a state with {len(state)} entries: pass the state of this optimizer's `init`."
             )
         new_state = []
         for i, (s, t) in enumerate(zip(state, transforms)):

@@ -116,7 +116,7 @@ class ScheduleArgumentError(OptimError, ValueError):
     """
 
 
-class SkipFunctionOutputError(OptimError, TypeError):
+class SkipFunctionOutputError(OptimError, ValueError):
     """A `MultiSteps` `should_skip_update_fn` returned something other than a boolean scalar.
 
     Failing code::
@@ -404,7 +404,7 @@ class AggregatorStateError(OptimError, ValueError):
     def __init__(self) -> None:
         super().__init__(
             "State must have PerElementMeanAndVarianceEMAState to compute unbiased mean and "
-            "variance EMA: wrap the optimizer with "
+            "variance EMA.\nWrap the optimizer with "
             "optim.experimental.aggregating.add_mean_variance_to_opt."
         )
 

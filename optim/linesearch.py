@@ -753,7 +753,8 @@ def value_and_grad_from_state(
         if value is None or grad is None:
             raise StateValueNotFoundError(
                 "Value or gradient not found in the state. Make sure that these values are "
-                "stored in the state by the optimizer (e.g. a linesearch with store_grad=True)."
+                "stored in the state by the optimizer.\nUse an optimizer that stores them, "
+                "e.g. lbfgs or a linesearch with store_grad=True."
             )
         finite = jnp.logical_not(jnp.logical_or(jnp.isinf(value), jnp.isnan(value)))
 

@@ -56,8 +56,8 @@ def _floating_zeros(value: Any) -> Any:
     """The zero carry of an averaging accumulator; averages of integers are refused."""
     if not jnp.issubdtype(value.dtype, jnp.floating):
         raise AccumulatorError(
-            "MEAN and RUNNING_MEAN Accumulators require floating-point values, got dtypes "
-            f"{[str(value.dtype)]}; cast them or use SUM."
+            "MEAN and RUNNING_MEAN Accumulators require floating-point values.\nGot dtypes "
+            f"{[str(value.dtype)]}: cast them or use SUM."
         )
     return jnp.zeros_like(value)
 

@@ -301,8 +301,10 @@ def save_checkpoint(
             scalar array).
         prefix: the file name prefix.
         keep: how many of the most recent checkpoints to keep (an integer >= 1).
-        overwrite: allow saving a step that is not newer than every existing one; the file of
-            the same step and those of later steps are then deleted.
+        overwrite: allow saving a step that exists (or, in the msgpack format, one that is
+            not newer than every existing one, as Flax's legacy writer); the files of later
+            steps are then deleted. Without it a step older than the latest is saved (npz, as
+            Flax's Orbax writer) and pruned by ``keep`` with the others.
         keep_every_n_steps: also keep, beyond ``keep``, old checkpoints spaced at least this
             many steps apart: walking them from the oldest, Flax's rule keeps a nonzero step
             that is this many steps or more after the last one kept (saving steps 1..7 with
@@ -317,8 +319,8 @@ def save_checkpoint(
         The path of the new checkpoint file.
 
     Raises:
-        CheckpointExistsError: a checkpoint of this or a later step exists and ``overwrite`` is
-            False.
+        CheckpointExistsError: a checkpoint of this step (msgpack: or a later one) exists and
+            ``overwrite`` is False.
         CheckpointArgumentError: ``step``, ``keep`` or ``keep_every_n_steps`` is not an
             integer in its range.
         UnsupportedLeafError: a leaf is not a number or numeric array.
@@ -333,10 +335,14 @@ def save_checkpoint(
     path = _checkpoint_path(ckpt_dir, step, prefix)
     _remove_stale_temporaries(ckpt_dir, prefix)
     steps = available_steps(ckpt_dir, prefix)
-    if steps and steps[-1] >= step and not overwrite:
-        raise CheckpointExistsError(path, step, steps[-1])
+    format = _default_format[0] if format is None else format
+    # Flax's legacy (msgpack) writer refuses a step not newer than the latest; its Orbax
+    # writer, which npz stands in for, only one that exists
+    outdated = steps and (steps[-1] >= step if format == "msgpack" else step in steps)
+    if outdated and not overwrite:
+        raise CheckpointExistsError(path, step, steps[-1], legacy=format == "msgpack")
 
-    content = encode_checkpoint(target, step, _default_format[0] if format is None else format)
+    content = encode_checkpoint(target, step, format)
     ckpt_dir.mkdir(parents=True, exist_ok=True)
     _write_atomic(path, content)
 
@@ -344,7 +350,8 @@ def save_checkpoint(
         for s in steps:
             if s > step:
                 _checkpoint_path(ckpt_dir, s, prefix).unlink(missing_ok=True)
-    steps = [s for s in steps if s < step] + [step]
+        steps = [s for s in steps if s <= step]
+    steps = sorted({*steps, step})
     excess = steps[: max(len(steps) - keep, 0)]
     last_kept = -float("inf")
     for s in excess:  # Flax's walk: keep a nonzero step n or more after the last one kept

@@ -24,15 +24,18 @@ class TrainError(NumbaxError):
 
 
 class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError, ValueError):
-    """`save_checkpoint` would replace or go back behind an existing checkpoint.
+    """`save_checkpoint` would replace an existing checkpoint (or, in Flax's legacy msgpack
+    format, go back behind the latest one).
 
-    A `ValueError` too, as Flax 0.12's "Destination ... already exists." for the same step (Flax
-    silently skips saving a step behind the latest one).
+    Its first line is what Flax 0.12 says: Orbax's ValueError "Destination ... already
+    exists." for numbax's npz files (they stand in for Flax's default Orbax checkpoints, whose
+    writer saves a step older than the latest), legacy `InvalidCheckpointError`'s line for
+    msgpack files (that writer refuses older steps too).
 
     Failing code::
 
         checkpoints.save_checkpoint(ckpt_dir, state, step=10)
-        checkpoints.save_checkpoint(ckpt_dir, state, step=10)  # or step=5 after step 10
+        checkpoints.save_checkpoint(ckpt_dir, state, step=10)
 
     Fix: pass ``overwrite=True`` (which also deletes the checkpoints of later steps), or save
     under a new step or directory::
@@ -40,17 +43,22 @@ class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError,
         checkpoints.save_checkpoint(ckpt_dir, state, step=10, overwrite=True)
     """
 
-    def __init__(self, path: Path | str, step: int, latest: int):
+    def __init__(self, path: Path | str, step: int, latest: int, legacy: bool = True):
         self.path = Path(path)
         self.step = step
         self.latest = latest
-        what = "already exists" if step == latest else f"is older than the latest step {latest}"
-        super().__init__(  # Flax's first line, then what happened and the fix
+        exists = not legacy or step == latest
+        what = "already exists" if exists else f"is not newer than the latest step {latest}"
+        first = (
             f'Trying to save an outdated checkpoint at step: "{step}" and path: "{path}". '
             "(https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
-            "#flax.errors.InvalidCheckpointError)\n"
-            f"The checkpoint for step {step} {what}. Pass overwrite=True to replace it "
-            "(checkpoints of later steps are then deleted), or save under another step."
+            "#flax.errors.InvalidCheckpointError)"
+            if legacy
+            else f"Destination {path} already exists."
+        )
+        super().__init__(  # Flax's first line, then what happened and the fix
+            f"{first}\nThe checkpoint for step {step} {what}. Pass overwrite=True to replace "
+            "it (checkpoints of later steps are then deleted), or save under another step."
         )
 
 

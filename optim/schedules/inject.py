@@ -67,9 +67,12 @@ def _check_static_args(inner_factory: Callable[..., Any], static_args: Any) -> s
     static_args = {static_args} if isinstance(static_args, str) else set(static_args)
     signature = inspect.signature(inner_factory)
     if not static_args.issubset(signature.parameters):
-        raise StaticArgsError(
-            f"static_args {sorted(static_args)} must be parameters of {inner_factory.__name__}, "
-            f"which takes {list(signature.parameters)}."
+        given = "{" + ", ".join(map(repr, sorted(static_args))) + "}"
+        takes = "{" + ", ".join(map(repr, signature.parameters)) + "}"
+        raise StaticArgsError(  # Optax's first line (its sets in a fixed order), then ours
+            "`static_args` must specify a subset of `inner_factory`'s parameters. Given "
+            f"`static_args`: {given}. `inner_factory` parameters: {takes}\nName only "
+            f"parameters of {inner_factory.__name__} in static_args."
         )
     return static_args
 

@@ -290,8 +290,9 @@ class MultiSteps:
         should_skip = jnp.asarray(should_skip)
         if should_skip.dtype != jnp.bool_ or should_skip.shape != ():
             raise SkipFunctionOutputError(
-                "MultiSteps: should_skip_update_fn must return a boolean scalar, got dtype "
-                f"{should_skip.dtype} and shape {should_skip.shape}."
+                "The `should_skip_update_fn` function should return a boolean scalar array, "
+                f"but it returned an array of dtype {should_skip.dtype} and shape "
+                f"{should_skip.shape}\nMultiSteps: return a scalar bool, e.g. jnp.any(...)."
             )
         acc_grads = tree_util.tree_map(
             lambda g, acc: self._accumulate(g, acc, state.mini_step), updates, state.acc_grads

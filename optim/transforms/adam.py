@@ -369,7 +369,8 @@ def scale_by_lion(
     }
     if mode not in squash:
         raise OptimizerArgumentError(
-            f"Unknown lion mode: {mode!r}. It needs to be one of {sorted(squash)}."
+            f'Unknown lion mode: {mode}. It needs to be one of ["hard", "smooth", "refined"].'
+            "\n(numbax checks the mode when the transformation is built, Optax at update.)"
         )
 
     def init_fn(params):

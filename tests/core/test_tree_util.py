@@ -7,9 +7,15 @@ import operator
 import numpy as np
 import pytest
 
+import core.numpy as jnp
 import core.tree as jtree
 from core import tree_util as tu
-from core.flatten_util import UnravelDtypeError, UnravelSizeError, ravel_pytree
+from core.flatten_util import (
+    UnravelDtypeError,
+    UnravelInputError,
+    UnravelSizeError,
+    ravel_pytree,
+)
 
 Point = collections.namedtuple("Point", ["x", "y"])
 
@@ -794,3 +800,15 @@ def test_is_tree_node_of_non_types():
     assert not any(tu.is_tree_node(x) for x in (1, [1], (), {}, _NT(1, 2), "a"))
     with pytest.raises(TypeError, match=r"^is_node\(\): incompatible function arguments"):
         tu.is_tree_node(None)
+
+
+def test_unravel_of_a_tree_has_jaxs_type_error():
+    # JAX 0.10's first line (its asarray refuses the dict)
+    _, unravel = ravel_pytree({"w": jnp.ones(3)})
+    with pytest.raises(UnravelInputError) as info:
+        unravel({"w": jnp.ones(3)})
+    assert isinstance(info.value, TypeError)
+    assert str(info.value).splitlines()[0] == (
+        "asarray: expected ArrayLike, got {'w': Array([1., 1., 1.], dtype=float32)} of type "
+        "<class 'dict'>."
+    )

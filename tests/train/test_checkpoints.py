@@ -13,6 +13,7 @@ import pytest
 
 import core.numpy as jnp
 from core import random, struct
+from nn.flax_errors import InvalidCheckpointError
 from train import checkpoints
 from train.checkpoints import (
     available_steps,
@@ -191,15 +192,24 @@ def test_prefixes_are_separate(tmp_path):
 
 
 @pytest.mark.parametrize("step", [3, 2])
-def test_overwrite_rules(tmp_path, step):
-    save_checkpoint(tmp_path, {"s": 3}, step=3, keep=5)
+@pytest.mark.parametrize("format", ["npz", "msgpack"])
+def test_overwrite_rules(tmp_path, step, format):
+    save_checkpoint(tmp_path, {"s": 3}, step=3, keep=5, format=format)
+    if format == "npz" and step == 2:  # Flax 0.12.8's Orbax writer saves an older step
+        save_checkpoint(tmp_path, {"s": 2}, step=2, keep=5, format=format)
+        assert available_steps(tmp_path) == [2, 3]
+        assert restore_checkpoint(tmp_path, {"s": 0}) == {"s": 3}
+        save_checkpoint(tmp_path, {"s": 1}, step=1, keep=2)  # pruned at once, as Flax's
+        assert available_steps(tmp_path) == [2, 3]
+        return
     with pytest.raises(CheckpointExistsError, match=f"step {step}") as info:
-        save_checkpoint(tmp_path, {"s": step}, step=step, keep=5)
+        save_checkpoint(tmp_path, {"s": step}, step=step, keep=5, format=format)
     assert isinstance(info.value, FileExistsError)
-    # Flax 0.12.8 raises ValueError("Destination ... already exists.") for the same step (and
-    # silently skips an earlier one): `except ValueError` catches ours too.
+    # Flax 0.12.8 raises a ValueError for the same step (Orbax) and an InvalidCheckpointError
+    # (legacy): `except ValueError` and `except flax.errors.InvalidCheckpointError` catch ours
     assert isinstance(info.value, ValueError)
-    save_checkpoint(tmp_path, {"s": -step}, step=step, keep=5, overwrite=True)
+    assert isinstance(info.value, InvalidCheckpointError)
+    save_checkpoint(tmp_path, {"s": -step}, step=step, keep=5, overwrite=True, format=format)
     assert available_steps(tmp_path) == [step]
     assert restore_checkpoint(tmp_path, {"s": 0}) == {"s": -step}
 
@@ -376,13 +386,21 @@ def test_bfloat16_and_float16_leaves_round_trip(tmp_path):
 )
 def test_outdated_saves_have_flaxs_first_line(tmp_path, monkeypatch, steps, first_line):
     monkeypatch.chdir(tmp_path)
-    save_checkpoint("c", {"a": 1}, steps[0])
+    save_checkpoint("c", {"a": 1}, steps[0], format="msgpack")
     with pytest.raises(CheckpointExistsError) as info:
-        save_checkpoint("c", {"a": 1}, steps[1])
+        save_checkpoint("c", {"a": 1}, steps[1], format="msgpack")
     url = "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
     assert str(info.value).splitlines()[0] == (
         f"{first_line} ({url}#flax.errors.InvalidCheckpointError)"
     )
+
+
+def test_saving_an_existing_step_has_orbaxs_first_line(tmp_path):
+    # Flax 0.12.8 with its default Orbax writer (which numbax's npz files stand in for)
+    save_checkpoint(tmp_path, {"a": 1}, 2)
+    with pytest.raises(CheckpointExistsError) as info:
+        save_checkpoint(tmp_path, {"a": 1}, 2)
+    assert str(info.value).splitlines()[0] == f"Destination {tmp_path}/checkpoint_2 already exists."
 
 
 def test_a_missing_step_has_flaxs_first_line(tmp_path, monkeypatch):
