@@ -365,8 +365,14 @@ def _take(state, job, body, sched, count, data, most):
 @_jit
 def _hand_back(state, ran):
     """Counts `ran` pieces a worker (or a desk's helper) finished for the job's caller, and
-    wakes the caller if it sleeps waiting for them."""
-    _add_flag(state, TAKEN, ran)
+    wakes the caller if it sleeps waiting for them (`TAKEN`, the pool's statistics, is the
+    taker's to count).
+
+    A worker hands its pieces back before it makes any system call: reading its own CPU clock
+    (`_cpu_now`, `HELPED`) makes Linux account its run time (`update_curr`), and a worker whose
+    scheduler slice ran out is preempted right there; before its hand-back, its caller waited
+    for the competitor's whole turn on the worker's core (next to a busy process, 2-4 waits of
+    2-10 ms a transformer step: `bench/README.md`, session 38); after it, it holds nobody up."""
     _add_flag(state, DONE, ran)
     if _flag(state, WAITING) > 0:
         _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
@@ -463,11 +469,13 @@ def _serve(state, rank):
         if tracked:
             _store(state, w + IN_JOB, 1)
         ran = _take(state, job, body, sched, count, data, count)
+        if ran:  # before the worker reads its CPU clock (`_hand_back`)
+            _hand_back(state, ran)
         if tracked:
             _store(state, w + IN_JOB, 0)
         if ran:
             _add(state, HELPED, _cpu_now() - before)
-            _hand_back(state, ran)
+            _add_flag(state, TAKEN, ran)  # after `HELPED`: the ledger counts a job's pieces whole
 
 
 def _help(state):
@@ -482,6 +490,7 @@ def _help(state):
     ran = _take(state, job, body, sched, count, data, 1)
     if ran:
         _hand_back(state, ran)
+        _add_flag(state, TAKEN, ran)
     return ran
 
 
