@@ -16,12 +16,16 @@ does not move a preempted worker to its CPU: `pool.RESCUE`), e.g. `keepoff+rescu
 
 Per step it prints the callers' waits for the workers' pieces (`pool.WAITED`), those over 1 ms
 (`LONG_WAITS`: a worker preempted in a piece holds its caller until it runs again), the
-workers' CPU time in pieces (`HELPED`) and the number of jobs (parallel loops).
+workers' CPU time in pieces (`HELPED`) and the number of jobs (parallel loops). With `--jobs`
+it also prints them per job of the step, in the step's order (the pool's ledger per job,
+`pool.JOB_PERIOD`), for the settings whose steps post every job (two threads): the job's
+pieces, its time from posting to end, its caller's wait and how many of those waits a step
+were long.
 
 Usage: `python bench/pool_placement.py MODEL [--rounds 3] [--seconds 1]
-[--settings one,keepoff+rescue0,keepoff,keepoff+slice100]`; run it where other sessions' load
-does not count (e.g. at autogroup nice -20: `echo -20 > /proc/self/autogroup` in a session of
-its own).
+[--settings one,keepoff+rescue0,keepoff,keepoff+slice100] [--jobs]`; run it where other
+sessions' load does not count (e.g. at autogroup nice -20: `echo -20 > /proc/self/autogroup`
+in a session of its own).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ import sys
 import threading
 import time
 
+import numpy as np
+
 os.environ["NUMBAX_JIT_THREAD_POOL"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench._common import print_json, thread_schedstat  # noqa: E402
@@ -47,6 +53,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--settings", default="one,anywhere,keepoff,pinned")
+    parser.add_argument("--jobs", action="store_true", help="also print the ledger per job")
     args = parser.parse_args()
     run, _ = _case("numbax", args.model)
     from core.backends.llvm import pool
@@ -79,7 +86,22 @@ def main() -> None:
         for _ in range(3):
             run()
 
+    def job_ledger() -> tuple[int, np.ndarray]:
+        """The slot of the next job (between steps, the next step's first) and the pool's
+        ledger per job (`pool.JOB_PERIOD`): rows waited, long waits, pieces, time; a column
+        per slot."""
+        first = (int(p.state[pool.EPOCH]) + 1) % max(period, 1)
+        starts = (pool.JOB_WAITED, pool.JOB_LONG, pool.JOB_PIECES, pool.JOB_TIME)
+        return first, np.array([p.state[w : w + period] for w in starts], dtype=np.float64)
+
     settings = args.settings.split(",")
+    use("keepoff")
+    epoch = int(p.state[pool.EPOCH])
+    run()
+    period = (int(p.state[pool.EPOCH]) - epoch) & 0xFFFFFFFF  # jobs a step on two threads
+    if args.jobs and 0 < period <= pool.JOB_SLOTS:
+        p.state[pool.JOB_PERIOD] = period
+    per_job: dict = {}
     res: dict = {}
     for r in range(args.rounds):
         for phase in ("idle", "busy"):
@@ -93,6 +115,7 @@ def main() -> None:
                 words = (pool.EPOCH, pool.WAITED, pool.HELPED, pool.LONG_WAITS, pool.LONG_WAITED)
                 j0, w0, h0, l0, lw0 = (int(p.state[k]) for k in words)
                 r0 = int(p.state[pool.RESCUED])
+                first, ledger0 = job_ledger()
                 s0, t0, c0, n = thread_schedstat(), time.perf_counter(), time.process_time(), 0
                 while time.perf_counter() - t0 < args.seconds:
                     run()
@@ -100,6 +123,10 @@ def main() -> None:
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                 saved, s1 = p.saved(), thread_schedstat()
                 jobs = ((int(p.state[pool.EPOCH]) - j0) & 0xFFFFFFFF) / n
+                if p.state[pool.JOB_PERIOD] and jobs == period:
+                    ledger = (job_ledger()[1] - ledger0) / n
+                    order = [(first + k) % period for k in range(period)]
+                    per_job.setdefault((setting, phase), []).append(ledger[:, order])
                 waited = (int(p.state[pool.WAITED]) - w0) / n / 1e6
                 helped = (int(p.state[pool.HELPED]) - h0) / n / 1e6
                 long = (int(p.state[pool.LONG_WAITS]) - l0) / n
@@ -141,6 +168,14 @@ def main() -> None:
             f"{med[3]:4.0f} {med[4]:6.2f} {med[5]:6.2f} {med[6]:4.1f} {med[7]:5.1f}  {busiest}"
             f"  [{walls}]"
         )
+
+    for (setting, phase), ledgers in per_job.items():
+        med = np.median(np.array(ledgers), axis=0)
+        print(f"{args.model} {setting} {phase}, per job of the step (medians per step):")
+        print("  job  pieces  time (ms)  waited (ms)  long waits")
+        for k in range(period):
+            pieces, took, waited, long = med[2, k], med[3, k] / 1e6, med[0, k] / 1e6, med[1, k]
+            print(f"  {k:3d}  {pieces:6.0f}  {took:9.2f}  {waited:11.2f}  {long:10.2f}")
 
     print_json(
         "pool_placement",

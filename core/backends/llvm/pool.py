@@ -51,7 +51,8 @@ callers' time waiting for the workers' pieces and the workers' CPU time in piece
 difference (`Pool.saved`, `bench/pool_placement.py`) says what a second thread saved, and
 the waits over `LONG_NS` (`LONG_WAITS`, `LONG_WAITED`): a worker preempted in a piece holds
 its caller for the competitor's whole turn on the core (a scheduler tick or more), and next
-to other load those few waits were nearly all of the callers' waiting. So a caller that
+to other load those few waits were nearly all of the callers' waiting; a ledger per job of a
+step (`JOB_PERIOD`, off by default) says in which of a step's loops they are. So a caller that
 still waits after its spin looks every `RESCUE_NS` (`_rescue`, `RESCUE`) at the CPU time of
 the workers that are in its job (each worker's thread id is in the state): one that ran less
 than half of that time is waiting for a core, and the caller moves it to its own CPU, which
@@ -125,7 +126,15 @@ RESCUE, RESCUED = 23, 24
 # when a caller began to wait
 WORKER0, TRACK, MAX_TRACKED = 25, 4, 8
 TID, IN_JOB, MOVED, MARK = range(TRACK)
-WORDS = WORKER0 + TRACK * MAX_TRACKED
+# A ledger per job of a step (off while `JOB_PERIOD` is 0): a program that posts `JOB_PERIOD`
+# jobs a step adds job j's numbers to slot j % `JOB_PERIOD` of `JOB_SLOTS` words from each of
+# `JOB_WAITED` (nanoseconds its caller waited for the workers' pieces), `JOB_LONG` (waits over
+# `LONG_NS`), `JOB_PIECES` and `JOB_TIME` (nanoseconds from posting the job to its end), so
+# that `bench/pool_placement.py --jobs` can say which of a step's loops its callers wait in
+JOB_PERIOD = WORKER0 + TRACK * MAX_TRACKED
+JOB_SLOTS = 64
+JOB_WAITED, JOB_LONG, JOB_PIECES, JOB_TIME = (JOB_PERIOD + 1 + k * JOB_SLOTS for k in range(4))
+WORDS = JOB_TIME + JOB_SLOTS
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
@@ -378,6 +387,17 @@ def _hand_back(state, ran):
         _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
 
 
+@_jit
+def _by_job(state, slot, waited, count, took):
+    """Adds a job's numbers to its slot of the ledger per job (`JOB_PERIOD`)."""
+    if slot < JOB_SLOTS:
+        _add(state, JOB_WAITED + slot, waited)
+        if waited > LONG_NS:
+            _add(state, JOB_LONG + slot, 1)
+        _add(state, JOB_PIECES + slot, count)
+        _add(state, JOB_TIME + slot, took)
+
+
 def _run(state, body, sched, count, data, threads):
     """A job (see the module docstring), its caller's side: compiled as a C function by
     `_runner`."""
@@ -386,6 +406,7 @@ def _run(state, body, sched, count, data, threads):
             _piece(body, sched, data, k)
         return
     job = (_flag(state, EPOCH) + 1) & _LOW
+    posted = _now()
     # The claim moves to the new job, with no piece to take, before the job's fields change: a
     # worker late for the last job, which read its number but not yet its fields, must not
     # take a piece with the new fields (its swap on the last job's number fails from now on).
@@ -422,11 +443,15 @@ def _run(state, body, sched, count, data, threads):
         if seen < left:
             _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, sleep)
         _add_flag(state, WAITING, -1)
-    waited = _now() - start
+    finished = _now()
+    waited = finished - start
     _add(state, WAITED, waited)
     if waited > LONG_NS:
         _add(state, LONG_WAITS, 1)
         _add(state, LONG_WAITED, waited)
+    period = _load(state, JOB_PERIOD)
+    if period > 0:
+        _by_job(state, job % period, waited, count, finished - posted)
     _add_flag(state, DONE, -left)
     _set_flag(state, BUSY, 1, 0)
 

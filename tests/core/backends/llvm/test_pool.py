@@ -1,8 +1,8 @@
 """numbax's thread pool (core/backends/llvm/pool.py): every iteration runs once, on one or two
 threads, with a slow piece (a worker that lost its core), from several callers at once, and
 with a loop inside a piece (run on its caller); a worker keeps off its caller's CPU, and a
-preempted one is moved to its waiting caller's; the ledger; the pool stops and starts again;
-numba's own parfors run on it, their reductions right."""
+preempted one is moved to its waiting caller's; the ledger, also per job; the pool stops and
+starts again; numba's own parfors run on it, their reductions right."""
 
 import ctypes
 import os
@@ -231,6 +231,26 @@ def test_the_ledger_counts_long_waits(on):
         _uneven_loop(1_000_000)
         assert time.monotonic() < deadline, "no caller waited for the worker's slow piece"
     assert on.state[pool.LONG_WAITED] - waited > pool.LONG_NS * (on.state[pool.LONG_WAITS] - count)
+
+
+def test_the_ledger_per_job_counts_each_jobs_slot(on):
+    """With `JOB_PERIOD` set, job j adds its pieces, its time and its caller's wait to slot
+    j % `JOB_PERIOD`; one-thread loops post no job and add nothing."""
+    words = slice(pool.JOB_WAITED, pool.JOB_TIME + pool.JOB_SLOTS)
+    before = on.state[words].copy()
+    on.state[pool.JOB_PERIOD] = 2
+    try:
+        first = (int(on.state[pool.EPOCH]) + 1) % 2
+        _loop(1000, 100, 2)  # 10 pieces in slot `first`
+        _loop(1000, 250, 2)  # 4 pieces in the other
+        _loop(1000, 100, 1)  # no job
+    finally:
+        on.state[pool.JOB_PERIOD] = 0
+    added = (on.state[words] - before).reshape(4, pool.JOB_SLOTS)
+    waited, long, pieces, took = added
+    assert pieces[first] == 10 and pieces[1 - first] == 4 and not pieces[2:].any()
+    assert (took[:2] > 0).all() and (took[:2] >= waited[:2]).all() and not took[2:].any()
+    assert not long[2:].any() and not waited[2:].any()
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
