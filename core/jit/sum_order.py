@@ -17,20 +17,29 @@ decision reads the program's shapes before a scan's rows are split into chunks
 (`core/backends/numba/scan_rows.py`), so a sum's order never depends on the chunks.
 
 A float32 or float64 sum of a quarter of `loops.PARALLEL_SIZE` (32768) elements or more
-stays a `reduce_sum` (`_ynn_limit`: a loop nest touching several arrays runs threaded from
-there): its loops run on both threads, in chunks of the outer dimension, so its order is not
-YNNPACK's and its last bits can differ from JAX's. In YNNPACK's order it would run on one
-thread, in a loop nest of its own: the Flax MNIST CNN's step took 40.3 ms against 28.5 (its
-bias gradients sum 1.6-3.2M elements; two threads, session 36), and with the limit at
-131072 the ResNet-10's BatchNorm gradients (32x4x4x128 elements) cost 0.3 ms more on one
-thread and 1-2 ms on two. With `NUMBAX_JIT_THREADS=0` every loop runs one thread and these
-sums too add in YNNPACK's order.
+whose elements per index of its leading axis number a sixteenth of that (2048) or more stays a
+`reduce_sum` (`_threaded`: a loop nest touching several arrays runs threaded from there): its
+loops run on both threads, in chunks of the outer dimension, so its order is not YNNPACK's and
+its last bits can differ from JAX's. In YNNPACK's order it would run on one thread, in a loop
+nest of its own: the Flax MNIST CNN's step took 40.3 ms against 28.5 (its convolutions' bias
+gradients sum 1.6-3.2M elements, 12544-25088 per example; two threads, session 36). The rule
+reads the leading axis (a batch's) apart so that halving the batch does not cross it from a
+batch of 16 on: a sum that the total alone sent to the threads at one batch size and to
+YNNPACK's order at half of it had two loop nests, and the second batch size's kernels compiled
+anew instead of being the first's shape-generic ones (the CNN's Dense bias gradient, 128 x 256
+= 32768 elements, 16384 at batch 64: its second batch's first call 52 -> 300-408 ms; the
+ResNet-10's late BatchNorm gradients, 32 x 2 x 2 x 256). A sum of fewer elements per leading
+index (a Dense layer's bias gradient, the last BatchNorms') adds in YNNPACK's order at any
+batch size, on one thread. With `NUMBAX_JIT_THREADS=0` every loop runs one thread and every
+sum adds in YNNPACK's order.
 
 The rewrite runs when `config.jit_xla_sum_order` is on (the default;
 `NUMBAX_JIT_XLA_SUM_ORDER=0` turns it off).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -43,8 +52,8 @@ _KINDS = (np.float32, np.float64, np.complex64, np.complex128)
 
 def in_xla_order(eqns: list[Eqn]) -> list[Eqn]:
     """`eqns` with every float `reduce_sum` as a sum in XLA:CPU's order (module docstring): a
-    `reduce_sum_ynn` where XLA hands it to YNNPACK (under `_ynn_limit` elements; larger ones
-    stay `reduce_sum`, threaded), else a `reduce_sum_in_order`; other equations unchanged."""
+    `reduce_sum_ynn` where XLA hands it to YNNPACK (but the large ones of `_threaded`, which
+    stay `reduce_sum`), else a `reduce_sum_in_order`; other equations unchanged."""
     return [_in_order(e) if e.prim is reductions.reduce_sum_p else e for e in eqns]
 
 
@@ -54,13 +63,22 @@ def _in_order(eqn: Eqn) -> Eqn:
         return eqn
     axes = tuple(sorted(int(a) for a in eqn.params["axes"]))
     ynn = sum_order.uses_ynn(aval.dtype, aval.shape, axes)
-    if ynn and aval.size >= _ynn_limit():  # threaded, in any order (module docstring)
+    if ynn and _threaded(aval.shape):  # threaded, in any order (module docstring)
         return eqn
     prim = reductions.reduce_sum_ynn_p if ynn else reductions.reduce_sum_in_order_p
     return Eqn(prim, eqn.inputs, {"axes": axes}, eqn.outputs, eqn.source_info)
 
 
+def _threaded(shape: tuple[int, ...]) -> bool:
+    """Whether a float sum of an operand of `shape` that XLA hands to YNNPACK stays threaded:
+    `_ynn_limit()` elements or more, and a sixteenth of that or more per index of the leading
+    axis (so from a leading extent of 16 on, halving it never crosses the rule)."""
+    size = math.prod(shape)
+    return size >= _ynn_limit() and size >= shape[0] * (_ynn_limit() // 16)
+
+
 def _ynn_limit() -> int:
-    """The sum size from which `jit` keeps numbax's threaded order: a quarter of
-    `loops.PARALLEL_SIZE`, where a loop nest touching several arrays runs threaded."""
+    """The sum size from which `jit` keeps numbax's threaded order (with `_threaded`'s rule on
+    the leading axis): a quarter of `loops.PARALLEL_SIZE`, where a loop nest touching several
+    arrays runs threaded."""
     return loops.PARALLEL_SIZE // 4

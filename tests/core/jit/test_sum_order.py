@@ -27,7 +27,10 @@ REWRITES = [
     ((64, 64), np.complex64, (1,), reductions.reduce_sum_in_order_p),  # complex: XLA's loops
     ((10, 3), np.int32, (0,), reductions.reduce_sum_p),  # integers: any order, the same sum
     ((128, 255), np.float32, (0,), reductions.reduce_sum_ynn_p),  # under `_ynn_limit`
-    ((128, 256), np.float32, (0,), reductions.reduce_sum_p),  # `_ynn_limit`: threaded
+    ((128, 256), np.float32, (0,), reductions.reduce_sum_ynn_p),  # 256 per leading index
+    ((16, 2048), np.float32, (0,), reductions.reduce_sum_p),  # both: threaded
+    ((16, 2, 2, 512), np.float32, (0, 1, 2), reductions.reduce_sum_p),
+    ((8, 2048), np.float32, (0,), reductions.reduce_sum_ynn_p),  # under `_ynn_limit`
     ((2, 65536), np.float64, (1,), reductions.reduce_sum_p),
 ]
 
@@ -37,6 +40,35 @@ def test_which_order_a_sum_compiles_in(shape, dtype, axes, prim):
     jaxpr = make_jaxpr(lambda x: reductions.reduce_sum(x, axes))(np.zeros(shape, dtype)).jaxpr
     (eqn,) = sum_order.in_xla_order(jaxpr.eqns)
     assert eqn.prim is prim
+
+
+# the models' sums (bench/compile.py) that XLA hands to YNNPACK, per example: (shape without
+# the batch, reduced axes); a Dense layer's bias gradient, a BatchNorm's, a convolution's, a
+# layer norm's statistics, attention's softmax, per-example norms
+PER_EXAMPLE = [
+    ((256,), (0,)),
+    ((2, 2, 256), (0, 1, 2)),
+    ((4, 4, 128), (0, 1, 2)),
+    ((14, 14, 64), (0, 1, 2)),
+    ((1, 1, 512), (0, 1, 2)),
+    ((64, 128), (2,)),
+    ((4, 64, 64), (3,)),
+    ((1024,), (1,)),
+    ((1, 14, 14, 16), (2, 3)),
+]
+
+
+@pytest.mark.parametrize(("example", "axes"), PER_EXAMPLE)
+def test_halving_a_batch_of_16_or_more_keeps_a_sums_order(example, axes):
+    """A second batch size compiles the first one's shape-generic kernels only if its sums
+    have the first's loop nests (`sum_order._threaded`)."""
+    prims = set()
+    for batch in (16, 32, 64, 128, 256):
+        x = np.zeros((batch, *example), np.float32)
+        jaxpr = make_jaxpr(lambda x: reductions.reduce_sum(x, axes))(x).jaxpr
+        (eqn,) = sum_order.in_xla_order(jaxpr.eqns)
+        prims.add(eqn.prim)
+    assert len(prims) == 1
 
 
 # (shape, reduced axes): kept axes outside, inside and on both sides of the reduced ones,
