@@ -186,6 +186,11 @@ WINDOW = 0.1
 STALE = 2
 ACTIVE = 0.5
 MARGIN = 0.4
+# On numbax's pool (`config.jit_thread_pool`) two threads beat one next to one busy process on
+# two cores (its workers hand their pieces back before the scheduler may preempt them, and a
+# caller moves a preempted worker to its own core: `core/backends/llvm/pool.py`), so there one
+# core's worth of others' use more is borne before a thread goes.
+POOL_MARGIN = MARGIN + 1.0
 HOLD, MAX_HOLD = 0.5, 2.0
 _PROC_STAT = "/proc/stat"
 
@@ -220,6 +225,7 @@ class LoadFollower:
         idle: Callable[[], float],
         clock: Callable[[], float] = time.monotonic,
         own: Callable[[], float] = time.process_time,
+        margin: float = MARGIN,
     ):
         """
         Args:
@@ -227,8 +233,10 @@ class LoadFollower:
           cores: how many cores `idle` counts.
           idle: the idle seconds of those cores so far (`idle_seconds`).
           clock: wall-clock seconds; `own`: this process's CPU seconds, all threads.
+          margin: others' use of the cores above a whole number less this takes one thread
+            more away (`MARGIN`, `POOL_MARGIN`).
         """
-        self.most, self.cores = most, cores
+        self.most, self.cores, self.margin = most, cores, margin
         self._idle, self._clock, self._own = idle, clock, own
         self.current = most
         self.hold = HOLD
@@ -264,7 +272,7 @@ class LoadFollower:
     def _decide(self, others: float, now: float) -> None:
         """Sets the count from `others`, the cores other processes used in the window: fewer
         threads at once, more as soon as the cores are idle again."""
-        want = max(1, min(self.most, math.floor(self.cores - others + MARGIN)))
+        want = max(1, min(self.most, math.floor(self.cores - others + self.margin)))
         if want < self.current:
             if self.current == self.most:  # a failed try holds twice as long
                 self.hold = min(MAX_HOLD, 2 * self.hold) if self._trying else HOLD
@@ -308,14 +316,16 @@ def follow_on_caller() -> None:
 
 
 def _follower(n: int) -> LoadFollower | None:
-    """A `LoadFollower` for the default count `n` on the affinity mask's cores, or None (one
-    thread, no `/proc/stat`, or a count the user set)."""
+    """A `LoadFollower` for the default count `n` on the affinity mask's cores (bearing one
+    more core of others' use on numbax's pool: `POOL_MARGIN`), or None (one thread, no
+    `/proc/stat`, or a count the user set)."""
     if n < 2 or config.num_threads != -1 or os.environ.get(ENV):
         return None
     cpus = process_cpus()
     if not cpus or idle_seconds(cpus) is None:
         return None
-    return LoadFollower(n, len(cpus), lambda: idle_seconds(cpus))
+    margin = POOL_MARGIN if config.jit_thread_pool else MARGIN
+    return LoadFollower(n, len(cpus), lambda: idle_seconds(cpus), margin=margin)
 
 
 def device_share(devices: int) -> int:

@@ -291,6 +291,25 @@ def test_others_below_the_margin_keep_every_thread():
     assert counts.count(2) > 0.75 * len(counts) and max(counts) == 4
 
 
+def test_on_the_pool_one_busy_process_takes_no_thread():
+    m = FakeMachine()
+    f = threads.LoadFollower(
+        2, m.cores, lambda: m.idle, lambda: m.now, lambda: m.own, margin=threads.POOL_MARGIN
+    )
+    assert set(_steps(m, f, 2.0, others=1.0)) == {2}  # one busy process's core
+    counts = _steps(m, f, 2.0, others=1.45)  # more: one thread, two tried now and then
+    assert counts.count(1) > 0.75 * len(counts) and max(counts) == 2
+
+
+def test_the_pool_sets_the_followers_margin(policy):
+    if not (os.path.exists("/proc/stat") and hasattr(os, "sched_getaffinity")):
+        pytest.skip("no /proc/stat")
+    for on, margin in ((False, threads.MARGIN), (True, threads.POOL_MARGIN)):
+        policy.setitem(config._values, "jit_thread_pool", on)
+        follower = threads._follower(2)
+        assert follower is not None and follower.margin == margin
+
+
 def test_idle_seconds_counts_the_cpus_asked_for(tmp_path):
     stat = tmp_path / "stat"
     stat.write_text(
