@@ -270,11 +270,29 @@ def hand_over(index: int, meets: bool, kernel: Callable[..., Any], *args: Any) -
     Returns:
       What the kernel returns, or `(None,)` if it did not run (a result nobody reads).
     """
+    if not hand(index, args[-1]):
+        return kernel(*args)
+    return call_exchange(True, True, kernel, *args) if meets else (None,)
+
+
+def placed() -> bool:
+    """Whether this thread runs as a device of a block (`Block.placed`)."""
+    return getattr(_current, "row", None) is not None
+
+
+def hand(index: int, value: Any) -> bool:
+    """Records `value` as this device's operand of kernel `index` in the call's table, for
+    `take_handed` (`hand_over`; `shared_work.py` hands a kernel gradient's operands over
+    instead of computing it).
+
+    Returns:
+      False outside a device's place (nothing recorded).
+    """
     row = getattr(_current, "row", None)
     if row is None:
-        return kernel(*args)
-    _current.handed.setdefault(index, {})[int(row[1])] = args[-1]
-    return call_exchange(True, True, kernel, *args) if meets else (None,)
+        return False
+    _current.handed.setdefault(index, {})[int(row[1])] = value
+    return True
 
 
 def take_handed(index: int, size: int) -> list[Any] | None:

@@ -23,17 +23,22 @@ without their results: it folds its share of the sum into the reading device's r
 is such a kernel is not computed at all: every device hands its operand over at the psum's
 barrier, and the device running the update runs a kernel compiled from it that sums the
 devices' gradients in rank order as it reads them (`_folds`, `FOLD`): the psum's result is
-neither written nor read again. `pmap`'s output then holds one buffer
-for all devices (`dispatch.Shards` whose values are one object), so the next step finds its
-state replicated again; `core.device_put_replicated` (Flax's `replicate`) places replicated
-state the same way, so a training loop shares its updates from the first step on.
+neither written nor read again. Where that gradient is a convolution's kernel gradient, no
+device computes it: each hands the convolution's operands over (its images and their
+cotangents), and the updating device convolves them joined along the batch, once at the
+global batch instead of once per device at its share (`_gathers`, `GATHER`). `pmap`'s output
+then holds one buffer for all devices (`dispatch.Shards` whose values are one object), so the
+next step finds its state replicated again; `core.device_put_replicated` (Flax's `replicate`)
+places replicated state the same way, so a training loop shares its updates from the first
+step on. The groups' bytes count a gathered convolution's flops at `FLOP_BYTES` each.
 
 Nothing is shared when the program is one function (small programs, `program.split`), when no
 shareable kernel moves at least `MIN_BYTES`, over several processes (an MPI job's devices meet
 through `core.distributed`, one device per process) or under the `workqueue` threading layer
 (whose kernels run under a lock, `core.jit.fork_safety`). The results are those of the
 unshared program bit for bit: the same kernels run on the same inputs, once (a folded psum's
-additions too, in the same order).
+additions too, in the same order), but for the gathered kernel gradients, whose sums over the
+batch run in another order (equal to float rounding).
 """
 
 from __future__ import annotations
@@ -46,12 +51,14 @@ from typing import Any
 
 import numpy as np
 
+from core.avals import ShapedArray
 from core.ir import Eqn, Jaxpr, Var
 from core.jit.packing import unpack_exprs
 from core.parallel import communicator
 from core.prims.elementwise import add_p
+from core.prims.indexing import concatenate_p
 
-__all__ = ["FOLD", "MIN_BYTES", "Plan", "plan"]
+__all__ = ["FOLD", "GATHER", "MIN_BYTES", "Plan", "plan"]
 
 # Collectives whose result is the same on every device of the axis.
 _REPLICATING = frozenset({"psum", "pmax", "pmin", "all_gather"})
@@ -62,6 +69,13 @@ MIN_BYTES = 1 << 22
 
 # Whether a gradient's psum is summed inside the optimizer update that reads it (`_folds`).
 FOLD = True
+# Whether a folded psum of a convolution's kernel gradient is computed by the updating device
+# from the devices' operands, joined along the batch (`_gathers`).
+GATHER = True
+# A convolution's multiply-add (two flops) at OpenBLAS's one-core rate (70-90 GFLOP/s) takes
+# about as long as half a byte of an optimizer update's memory traffic (18-20 MB/ms): how a
+# gathered kernel gradient (`_gathers`) weighs among the shared kernels' bytes.
+FLOP_BYTES = 0.25
 _FOLDED_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 
 
@@ -124,6 +138,8 @@ class Plan:
         self.unread = [_unread(program, owner, rank) for rank in range(size)]
         self.chained = _chained(program)
         self.folded = _folds(program, owner) if FOLD else {}
+        self.gathered = _gathers(program, self.folded) if GATHER else {}
+        sources = {p: (c, program.kernels[c], exe.extra[c]) for p, c in self.gathered.items()}
         folding = {
             u: _Fold(
                 p,
@@ -132,6 +148,7 @@ class Plan:
                 program.kernels[p].outvars[0],
                 exe.extra[u],
                 exe.compile_jaxpr,
+                sources.get(p),
             )
             for p, u in self.folded.items()
         }
@@ -150,6 +167,8 @@ class Plan:
                 around[p] = functools.partial(communicator.hand_over, p, meets)
                 if owner[u] == rank:
                     around[u] = folding[u]
+                if p in self.gathered:
+                    around[self.gathered[p]] = folding[u].hand
             skip = {k for k, r in owner.items() if r != rank}
             self.programs.append(exe.variant(skip, MISSING, around))
 
@@ -218,40 +237,162 @@ def _folds(program: Any, owner: dict[int, int]) -> dict[int, int]:
     return folds
 
 
+def _gathers(program: Any, folds: dict[int, int]) -> dict[int, int]:
+    """{folded psum kernel: the kernel computing its operand} for the folded psums (`_folds`)
+    of a convolution's kernel gradient: a kernel of one `conv_general_dilated` of two arrays,
+    without feature or batch groups, whose result only the psum reads and whose operands are
+    no larger (a ResNet's last stages: joining them costs less than the second weight-sized
+    gradient the update would read). The sum over devices of such a convolution is the
+    convolution of the devices' operands joined along the dimension it contracts (the lhs's
+    features and the rhs's input features: the batch, in a kernel gradient), which the
+    updating device computes at the global batch (`_Fold`): no device computes its share at
+    the per-device batch (convolutions of 32 rows run OpenBLAS slower than of 64 and repeat
+    the weight-sized work: packing, the result's zeros), and the update reads one gradient
+    instead of the devices' two. The sum's order changes: the results equal the unshared
+    program's to float rounding, not bit for bit."""
+    kernels = program.kernels
+    produced = {v: k for k, kj in enumerate(kernels) for v in kj.outvars}
+    reads: dict[Var, int] = {}
+    for kj in kernels:
+        for v in kj.invars:
+            reads[v] = reads.get(v, 0) + 1
+    kept = {v for v in program.outputs if isinstance(v, Var)}
+    gathers = {}
+    for p in folds:
+        x = kernels[p].eqns[0].inputs[0]
+        c = produced.get(x)
+        if c is None or len(kernels[c].eqns) != 1:
+            continue
+        e, kc = kernels[c].eqns[0], kernels[c]
+        if (
+            e.prim.name == "conv_general_dilated"
+            and e.params["feature_group_count"] == e.params["batch_group_count"] == 1
+            and kc.invars == e.inputs
+            and len(set(kc.invars)) == 2
+            and kc.outvars == e.outputs == [x]
+            and not kc.constvars
+            and reads[x] == 1
+            and x not in kept
+            and _nbytes(kc.invars) <= _nbytes(kc.outvars)
+        ):
+            gathers[p] = c
+    return gathers
+
+
+def _conv_flops(conv: Eqn, size: int) -> int:
+    """The flops of kernel gradient `conv` over the operands of `size` devices joined
+    (`_gathers`), on the box of taps that read the input (`taps.tap_box`): per spatial axis,
+    the result's taps from the first to the last that some position of the rhs reads inside
+    the (lhs-dilated) lhs."""
+    lhs, rhs = (v.aval.shape for v in conv.inputs)
+    numbers, params = conv.params["dimension_numbers"], conv.params
+    out = conv.outputs[0].aval.shape
+    flops = (
+        2 * lhs[numbers.lhs_spec[0]] * lhs[numbers.lhs_spec[1]] * size * rhs[numbers.rhs_spec[0]]
+    )
+    for d in range(len(out) - 2):
+        n, q = out[numbers.out_spec[2 + d]], rhs[numbers.rhs_spec[2 + d]]
+        extent, ld = lhs[numbers.lhs_spec[2 + d]], params["lhs_dilation"][d]
+        step, dilation = params["window_strides"][d], params["rhs_dilation"][d]
+        lo = params["padding"][d][0]
+        read = [
+            t
+            for t in range(n)
+            for r in range(q)
+            if (pos := t * step + r * dilation - lo) >= 0 and pos % ld == 0 and pos // ld < extent
+        ]
+        flops *= q * ((max(read) + 1 - min(read)) if read else n)
+    return flops
+
+
 class _Fold:
     """Shared kernel `update` called with the devices' operands of psum kernel `psum` (by rank,
     `communicator.take_handed`) in place of the psum's result `g`: a kernel compiled from
     `update` whose first equations sum them in rank order (`x0 + x1 + ...`, the exchange's
-    order: the same bits) and hand the sum to `update`'s equations. `extra`: the arrays the
+    order: the same bits) and hand the sum to `update`'s equations; with `gather` (kernel
+    `source` computing the psum's operand, its jaxpr, its extra arrays: `_gathers`), the
+    devices' operands of that kernel's convolution instead, joined and convolved into `g`
+    (`hand` stands for `source` on every device). `extra`: the arrays the
     driver passes `update` before its inputs (`program.compile_program`); `compile_jaxpr`: the
     driver's (`program.compile_jaxpr`). Called as a variant's wrapper of `update`,
     `fold(kernel, *args)`; without the operands (a device failed) it calls `kernel`."""
 
     def __init__(
-        self, psum: int, size: int, update: Jaxpr, g: Var, extra: list, compile_jaxpr: Callable
+        self,
+        psum: int,
+        size: int,
+        update: Jaxpr,
+        g: Var,
+        extra: list,
+        compile_jaxpr: Callable,
+        gather: tuple[int, Jaxpr, list] | None = None,
     ):
-        self.psum, self.size, self.shape = psum, size, g.aval.shape
+        self.psum, self.size = psum, size
         self.skip = len(extra)  # the driver's arguments of `update` before its inputs
         self.at = self.skip + update.invars.index(g)  # where it passes `g`
-        xs = [Var(g.aval) for _ in range(size)]
-        eqns, total = [], xs[0]
-        for r in range(1, size):
-            out = g if r == size - 1 else Var(g.aval)
-            eqns.append(Eqn(add_p, [total, xs[r]], {}, [out]))
-            total = out
+        if gather:  # (kernel, its jaxpr, its extra arrays): `_gathers`
+            self.source, conv, source_extra = gather
+            self.source_skip = len(source_extra)
+            self.stand_in = np.empty(g.aval.shape, g.aval.dtype)  # for the psum, which reads none
+            xs, eqns = _joined(conv.eqns[0], size, g)
+            self.shapes = [v.aval.shape for v in conv.invars for _ in range(size)]
+        else:
+            self.source = psum
+            xs, eqns = _summed(size, g)
+            self.shapes = [g.aval.shape] * size
         at = update.invars.index(g)
         invars = [*update.invars[:at], *xs, *update.invars[at + 1 :]]
         jaxpr = Jaxpr([], invars, eqns + update.eqns, update.outvars)
         self.kernel = compile_jaxpr(jaxpr, "psum_into_update")
 
+    def hand(self, kernel: Callable, *args: Any) -> tuple:
+        """Kernel `source` (a kernel gradient, `_gathers`) as a variant's wrapper: hands its
+        operands over instead of running it, and returns a stand-in for its result (the folded
+        psum's operand, which the psum kernel does not read); outside a device's place, runs
+        it."""
+        if not communicator.hand(self.source, args[self.source_skip :]):
+            return kernel(*args)
+        return (self.stand_in,)
+
     def __call__(self, kernel: Callable, *args: Any) -> Any:
-        xs = communicator.take_handed(self.psum, self.size)
-        if xs is None:  # a device failed or timed out before: the call raises its error
-            if args[self.at] is None:  # (the psum did not run here)
+        handed = communicator.take_handed(self.source, self.size)
+        if handed is None:  # a device failed or timed out before: the call raises its error
+            if args[self.at] is None or communicator.placed():  # (the psum did not run here)
                 raise threading.BrokenBarrierError
             return kernel(*args)
-        xs = [x.reshape(self.shape) for x in xs]
+        if self.source != self.psum:
+            handed = [ops[j] for j in range(len(handed[0])) for ops in handed]
+        xs = [x.reshape(shape) for x, shape in zip(handed, self.shapes, strict=True)]
         return tuple(self.kernel(*args[self.skip : self.at], *xs, *args[self.at + 1 :]))
+
+
+def _summed(size: int, g: Var) -> tuple[list[Var], list[Eqn]]:
+    """Inputs `x0 ... x{size-1}` and the equations summing them into `g` in rank order."""
+    xs = [Var(g.aval) for _ in range(size)]
+    eqns, total = [], xs[0]
+    for r in range(1, size):
+        out = g if r == size - 1 else Var(g.aval)
+        eqns.append(Eqn(add_p, [total, xs[r]], {}, [out]))
+        total = out
+    return xs, eqns
+
+
+def _joined(conv: Eqn, size: int, g: Var) -> tuple[list[Var], list[Eqn]]:
+    """Inputs (each operand of convolution `conv` for each of `size` devices, by operand then
+    rank) and the equations joining each operand's along the dimension the convolution
+    contracts and convolving them into `g` (`_gathers`)."""
+    numbers = conv.params["dimension_numbers"]
+    xs, joined, eqns = [], [], []
+    for v, axis in zip(conv.inputs, (numbers.lhs_spec[1], numbers.rhs_spec[1]), strict=True):
+        parts = [Var(v.aval) for _ in range(size)]
+        shape = list(v.aval.shape)
+        shape[axis] *= size
+        whole = Var(ShapedArray(tuple(shape), v.aval.dtype))
+        eqns.append(Eqn(concatenate_p, parts, {"dimension": axis}, [whole]))
+        xs += parts
+        joined.append(whole)
+    eqns.append(Eqn(conv.prim, joined, dict(conv.params), [g]))
+    return xs, eqns
 
 
 def _exchanges_only(kernel: Jaxpr) -> bool:
@@ -350,6 +491,10 @@ def _make(exe: Callable, replicated: frozenset[int], size: int) -> Plan | None:
     for k in shared:
         g = find(k)
         cost[g] = cost.get(g, 0) + _nbytes(kernels[k].invars) + _nbytes(kernels[k].outvars)
+    folds = _folds(program, dict.fromkeys(shared, 0)) if FOLD else {}
+    for p, c in (_gathers(program, folds) if GATHER else {}).items():  # its update's device's
+        g = find(folds[p])
+        cost[g] += int(FLOP_BYTES * _conv_flops(kernels[c].eqns[0], size))
     if sum(cost.values()) < MIN_BYTES:
         return None
     load = [0] * size

@@ -3,6 +3,8 @@
 bit for bit; replicated outputs are one buffer fed back to the next call; device-local values
 are never shared; `device_put_replicated` places one buffer."""
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -158,6 +160,102 @@ def test_consecutive_folded_psums_meet_once(split_small, monkeypatch):
     assert len(calls[-1].folded) == 2 and sorted(met) == [False] * 6 + [True] * 6
     for a, b in zip(got, run(False)):
         np.testing.assert_array_equal(a, b)
+
+
+def _conv_step(params, momentum, x, one):
+    """A data-parallel SGD-momentum step of a 3x3 convolution, 32 -> 64 channels (its kernel
+    gradient: 74 KB, a folded psum), of the images times `one`."""
+    loss = lambda w: core.numpy.tanh(lax.conv(x * one, w, (1, 1), "SAME")).sum()  # noqa: E731
+    grads = lax.pmean(core.grad(loss)(params), "i")
+    momentum = 0.9 * momentum + grads
+    return params - 0.1 * momentum, momentum
+
+
+def _conv_run(share: bool, monkeypatch, fail: Callable | None = None) -> list:
+    """Three steps of `_conv_step` on two devices (NCHW, 4 images of 4x4 each), replicated
+    state; with `fail`, a fourth that calls it on the device index first."""
+    if not share:
+        monkeypatch.setattr(shared_work, "plan", lambda *args: None)
+    devices = core.local_devices()[:2]
+    rng = np.random.default_rng(4)
+    w = (rng.normal(size=(64, 32, 3, 3)) / 10).astype(np.float32)
+    params, momentum = jax_utils.replicate((w, np.zeros_like(w)), devices)
+    x = rng.normal(size=(2, 4, 32, 4, 4)).astype(np.float32)
+    ones = np.ones(2, np.float32)
+    pstep = core.pmap(_conv_step, axis_name="i", devices=devices)
+    for _ in range(3):
+        params, momentum = pstep(params, momentum, x, ones)
+    out = [np.asarray(params), np.asarray(momentum)]
+    if fail is not None:
+
+        def step(params, momentum, x, i):
+            one = core.pure_callback(fail, core.ShapeDtypeStruct((), np.float32), i)
+            return _conv_step(params, momentum, x, one)
+
+        fails = core.pmap(step, axis_name="i", devices=devices)
+        params, momentum = jax_utils.replicate((w, np.zeros_like(w)), devices)
+        np.asarray(fails(params, momentum, x, np.arange(2, dtype=np.int32))[0])
+    return out
+
+
+def test_a_kernel_gradient_computed_at_the_global_batch(split_small, monkeypatch):
+    """A convolution's kernel gradient whose psum is folded into the update: the devices hand
+    its operands over instead of computing it, and the updating device convolves them joined
+    along the batch: the gradient of both devices' images at once, the unshared program's
+    result to float rounding (the sum's order changes)."""
+    monkeypatch.setattr(wrappers, "PACK_MAX", 1 << 14)  # the gradient's psum kept alone
+    calls, taken = [], []
+    make, take = shared_work._make, communicator.take_handed
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+    monkeypatch.setattr(communicator, "take_handed", lambda *a: taken.append(take(*a)) or taken[-1])
+    got = _conv_run(True, monkeypatch)
+    assert len(calls[-1].gathered) == 1
+    assert len(taken) == 3 and all(len(ops) == 2 for ops in taken)
+    assert [a.shape for a in taken[0][1]] == [(4, 32, 4, 4), (4, 64, 4, 4)]  # rank 1's x, dy
+    unshared = _conv_run(False, monkeypatch)
+    for a, b, want in zip(got, unshared, _conv_reference()):
+        assert a.shape == (2, *want.shape) and not np.array_equal(a, b)
+        for device in (*a, *b):
+            np.testing.assert_allclose(device, want, rtol=0, atol=1e-5 * np.abs(want).max())
+
+
+def _conv_reference() -> tuple[np.ndarray, np.ndarray]:
+    """`_conv_run`'s parameters and momentum in float64 numpy: the kernel gradient of
+    sum(tanh(conv)) is the sum over images and positions of tanh' times the padded input's
+    window."""
+    rng = np.random.default_rng(4)
+    w = (rng.normal(size=(64, 32, 3, 3)) / 10).astype(np.float32).astype(np.float64)
+    x = rng.normal(size=(8, 32, 4, 4)).astype(np.float32).astype(np.float64)
+    windows = np.lib.stride_tricks.sliding_window_view(
+        np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3), axis=(2, 3)
+    )  # (image, in channel, row, column, tap row, tap column)
+    momentum = np.zeros_like(w)
+    for _ in range(3):
+        dy = 1 - np.tanh(np.einsum("nihwkl,oikl->nohw", windows, w)) ** 2
+        grad = np.einsum("nohw,nihwkl->oikl", dy, windows) / 2  # pmean over the two devices
+        momentum = 0.9 * momentum + grad
+        w = w - 0.1 * momentum
+    return w, momentum
+
+
+def test_a_device_failing_before_handing_its_operands_over(split_small, monkeypatch):
+    """Device 1 fails before handing the kernel gradient's operands over: the call raises its
+    error, not the updating device's broken barrier."""
+    monkeypatch.setattr(wrappers, "PACK_MAX", 1 << 14)
+    taken, take = [], communicator.take_handed
+    monkeypatch.setattr(communicator, "take_handed", lambda *a: taken.append(take(*a)) or taken[-1])
+
+    def fail_on_1(i):
+        if int(i) == 1:
+            raise RuntimeError("device 1 failed")
+        return np.ones((), np.float32)
+
+    calls, make = [], shared_work._make
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+    with pytest.raises(RuntimeError, match="device 1 failed"):
+        _conv_run(True, monkeypatch, fail_on_1)
+    assert len(calls[-1].gathered) == 1
+    assert taken[-1] is None
 
 
 def test_a_device_failing_before_handing_its_gradient_over(split_small, monkeypatch):
