@@ -55,8 +55,18 @@ from core.backends.numba.library.taps import (
     box_start,
 )
 from core.jit import runtime as rt
+from core.jit.schedule import MAX_PARTS, PART_FLOPS
 
 CHUNK = 1 << 17  # elements one chunk's product may touch
+# The batch items of a forward or output-side convolution are cut into up to this many parts
+# (of `PART_FLOPS` multiply-adds at least) where `rt.parts` gives its most, `MAX_PARTS`: a part
+# packs only the weights again, and the items' rows are computed alike in any part, so more
+# parts cost nothing measurable and change no bit (the MNIST CNN's step: 52-54 ms of one core
+# either way). Next to a busy process the caller waits at the end of each convolution for the
+# part that a worker sharing its core with that process holds: halving the parts (2-4 ms a
+# part of the CNN's second convolution there) shortened that wait in 4 of 4 samples
+# (`bench/README.md`, session 38).
+ITEM_PARTS = 16
 
 
 @jit
@@ -176,13 +186,16 @@ def _columns(x, buf, ok, off, row0, col, width, ql, kl, cn, table, at):
 @jit
 def _shares(n, per_item, touched, packed):
     """How many parts the `n` batch items of a convolution whose item costs `per_item`
-    multiply-adds are cut into (`rt.parts`: by the sizes), and the items of each. Each part
-    packs the `packed` elements of the weights anew, so parts touch (`touched` elements an
-    item, see `step`) at least that many elements each: a ResNet's last convolutions (9.4 MB
-    of weights for 32 rows) run as one part, which one thread packing them twice cost 10%
-    of its step."""
+    multiply-adds are cut into (`rt.parts`: by the sizes, up to `ITEM_PARTS`), and the items
+    of each. Each part packs the `packed` elements of the weights anew, so parts touch
+    (`touched` elements an item, see `step`) at least that many elements each: a ResNet's
+    last convolutions (9.4 MB of weights for 32 rows) run as one part, which one thread
+    packing them twice cost 10% of its step."""
     most = max(1, n * touched // max(packed, 1))
-    each = -(-n // max(1, min(rt.parts(n * per_item, n), most)))
+    count = rt.parts(n * per_item, n)
+    if count == MAX_PARTS:
+        count = min(ITEM_PARTS, n, n * per_item // PART_FLOPS)
+    each = -(-n // max(1, min(count, most)))
     return -(-n // each), each
 
 
