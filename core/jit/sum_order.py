@@ -17,21 +17,24 @@ decision reads the program's shapes before a scan's rows are split into chunks
 (`core/backends/numba/scan_rows.py`), so a sum's order never depends on the chunks.
 
 A float32 or float64 sum of a quarter of `loops.PARALLEL_SIZE` (32768) elements or more
-whose elements per index of its leading axis number a sixteenth of that (2048) or more stays a
-`reduce_sum` (`_threaded`: a loop nest touching several arrays runs threaded from there): its
-loops run on both threads, in chunks of the outer dimension, so its order is not YNNPACK's and
-its last bits can differ from JAX's. In YNNPACK's order it would run on one thread, in a loop
-nest of its own: the Flax MNIST CNN's step took 40.3 ms against 28.5 (its convolutions' bias
-gradients sum 1.6-3.2M elements, 12544-25088 per example; two threads, session 36). The rule
-reads the leading axis (a batch's) apart so that halving the batch does not cross it from a
-batch of 16 on: a sum that the total alone sent to the threads at one batch size and to
-YNNPACK's order at half of it had two loop nests, and the second batch size's kernels compiled
-anew instead of being the first's shape-generic ones (the CNN's Dense bias gradient, 128 x 256
-= 32768 elements, 16384 at batch 64: its second batch's first call 52 -> 300-408 ms; the
-ResNet-10's late BatchNorm gradients, 32 x 2 x 2 x 256). A sum of fewer elements per leading
-index (a Dense layer's bias gradient, the last BatchNorms') adds in YNNPACK's order at any
-batch size, on one thread. With `NUMBAX_JIT_THREADS=0` every loop runs one thread and every
-sum adds in YNNPACK's order.
+whose elements per index of its leading axis number a thirty-second of that (1024) or more
+stays a `reduce_sum` (`_threaded`: a loop nest touching several arrays runs threaded from
+there): its loops run on both threads, in chunks of the outer dimension, so its order is not
+YNNPACK's and its last bits can differ from JAX's. In YNNPACK's order it would run on one
+thread, in a loop nest of its own: the Flax MNIST CNN's step took 40.3 ms against 28.5 (its
+convolutions' bias gradients sum 1.6-3.2M elements, 12544-25088 per example; two threads,
+session 36). The leading axis (a batch's) is read apart so that halving a batch of 64 or more
+does not cross the rule: a sum that the total alone sent to the threads at one batch size and
+to YNNPACK's order at half of it had two loop nests, and the second batch size's kernels
+compiled anew instead of being the first's shape-generic ones (the CNN's Dense bias gradient,
+128 x 256 = 32768 elements, 16384 at batch 64: its second batch's first call 52 -> 300-408 ms).
+A sum of fewer elements per leading index (a Dense layer's bias gradient) adds in YNNPACK's
+order at any batch size, on one thread. Halving a smaller batch can still cross it: the
+ResNet-10's late BatchNorm gradients (32 x 2 x 2 x 256, 1024 per example) are threaded at batch
+32 and in YNNPACK's order at 16 (four kernels compile for its second batch, 0.27 s of CPU);
+with 2048 per index here they would add in YNNPACK's order at both, and its cold first call
+took 0.2 s more CPU (2.58 against 2.37 s, medians; bench/README.md). With
+`NUMBAX_JIT_THREADS=0` every loop runs one thread and every sum adds in YNNPACK's order.
 
 The rewrite runs when `config.jit_xla_sum_order` is on (the default;
 `NUMBAX_JIT_XLA_SUM_ORDER=0` turns it off).
@@ -71,10 +74,10 @@ def _in_order(eqn: Eqn) -> Eqn:
 
 def _threaded(shape: tuple[int, ...]) -> bool:
     """Whether a float sum of an operand of `shape` that XLA hands to YNNPACK stays threaded:
-    `_ynn_limit()` elements or more, and a sixteenth of that or more per index of the leading
-    axis (so from a leading extent of 16 on, halving it never crosses the rule)."""
+    `_ynn_limit()` elements or more, and a thirty-second of that or more per index of the
+    leading axis (so halving a leading extent of 64 or more never crosses the rule)."""
     size = math.prod(shape)
-    return size >= _ynn_limit() and size >= shape[0] * (_ynn_limit() // 16)
+    return size >= _ynn_limit() and size >= shape[0] * (_ynn_limit() // 32)
 
 
 def _ynn_limit() -> int:
