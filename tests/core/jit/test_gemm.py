@@ -64,6 +64,8 @@ def _on_threads(n, fn, *args):
         ((128, 784, 128), (2, 64, True)),  # 12.8M, a short contraction: `SHORT_BAND`s
         ((150, 8192, 120), (1, 150, True)),  # 147M, but no second band of `BAND` rows
         ((256, 1024, 1100), (2, 550, False)),  # a long contraction: bands of `WIDE_BAND`
+        ((64, 1024, 1024), (4, 256, False)),  # ... unless each packs fewer than `REPACKED`
+        ((1024, 1024, 64), (4, 256, True)),
         ((300, 1024, 1000), (7, 143, False)),  # ... where two of them fit
     ],
 )

@@ -29,6 +29,12 @@ BAND = 128
 # that leaves two (narrower products keep their bands: two or more of `BAND`).
 LONG_K = 1024
 WIDE_BAND = 512
+# ... where the operand each band packs anew has at least this many elements: an LSTM's input
+# weight gradient (64x1024x1024) and input gradient (1024x1024x64) pack 64K elements a band,
+# nothing against a band's 16M multiply-adds, and keep `schedule.parts`' four bands: next to
+# a busy process a caller then waits for a quarter of the product that a preempted worker
+# holds, not for half of it.
+REPACKED = 1 << 17
 # Over a shorter contraction a band may be `SHORT_BAND` rows (or columns) wide, so that a
 # product of 128-255 rows has two: the MLP step's 128x784x128 `x @ W1` (12.8M multiply-adds,
 # a third of the step's products) ran on one thread while the step's other core idled. Two
@@ -51,12 +57,14 @@ def band_plan(m, k, n):
     """How `gemm_bands` cuts an (m, k) @ (k, n) product: `(bands, width, by_rows)`, bands of
     `width` rows when the output is at least as tall as wide, else of columns
     (`schedule.parts` of at least `BAND`, `SHORT_BAND` over a contraction shorter than
-    `LONG_K`; of `WIDE_BAND` over a contraction of `LONG_K` when two such bands fit; the last
-    band may be narrower). The sizes decide, not the thread count."""
+    `LONG_K`; of `WIDE_BAND` over a contraction of `LONG_K` when two such bands fit and each
+    packs `REPACKED` elements or more; the last band may be narrower). The sizes decide, not
+    the thread count."""
     by_rows = m >= n
     size = m if by_rows else n
     count = parts(m * k * n, size, BAND if k >= LONG_K else SHORT_BAND)
-    if k >= LONG_K and size >= 2 * WIDE_BAND:
+    repacked = k * n if by_rows else m * k
+    if k >= LONG_K and size >= 2 * WIDE_BAND and repacked >= REPACKED:
         count = min(count, size // WIDE_BAND)
     width = -(-size // count)
     return -(-size // width), width, by_rows
