@@ -22,6 +22,7 @@ from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.numba.generic import Params, Size
 from core.config import config
 from core.jit import codegen, disk_cache, loops, program
+from core.prims.sum_order import ynn_sum
 from tests.core.jit.backends import split_kernels
 
 
@@ -225,6 +226,23 @@ def test_a_kernel_threaded_at_one_size_serves_the_size_below_the_threshold(monke
     for got, x in ((big, _x(3, 6)), (small, _x(2, 6))):
         want = np.tanh(x @ w) * 2.0 + x.sum(axis=0)
         np.testing.assert_allclose(np.asarray(got), want, rtol=2e-5, atol=2e-5)
+
+
+def test_a_bias_gradient_at_half_the_batch_compiles_no_kernel():
+    """A Dense layer's bias gradient of 128 x 256 elements (32768; 16384 at half the batch)
+    adds in YNNPACK's order at both batch sizes (`core.jit.sum_order._threaded`: 256 elements
+    per example), so half the batch runs the first one's kernel (it was threaded at 128 and
+    compiled anew at 64: the CNN's second batch)."""
+    f = core.jit(lambda x, g: jnp.sum(jnp.where(x > 0, g, 0.0), axis=0))
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):
+        full = f(_x(128, 256), _x(128, 256) * 3.0)
+        before = program.stats()
+        half = f(_x(64, 256), _x(64, 256) * 3.0)
+        after = program.stats()
+    assert (after["compiled"], after["loaded"]) == (before["compiled"], before["loaded"])
+    for got, b in ((full, 128), (half, 64)):
+        x = _x(b, 256)
+        np.testing.assert_array_equal(np.asarray(got), ynn_sum(np.where(x > 0, x * 3.0, 0), (0,)))
 
 
 def test_a_cold_compile_does_not_rewrite_the_serial_forms_of_threaded_kernels(monkeypatch):
