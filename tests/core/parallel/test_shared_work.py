@@ -238,6 +238,38 @@ def _conv_reference() -> tuple[np.ndarray, np.ndarray]:
     return w, momentum
 
 
+@pytest.mark.parametrize(
+    "image, cotangent, padding, dilation, taps",
+    [
+        ((1, 1, 512), (1, 1, 512), (1, 1), 1, 1),  # a 3x3 kernel on a 1x1 map: its centre
+        ((2, 2, 256), (1, 1, 512), (0, 1), 2, 4),  # stride 2 on 2x2: a 2x2 box
+        ((2, 2, 256), (2, 2, 256), (1, 1), 1, 9),
+    ],
+)
+def test_a_gathered_kernel_gradient_weighs_its_box_of_taps(
+    image, cotangent, padding, dilation, taps
+):
+    """The flops that balance a gathered kernel gradient among the devices' shared work
+    (`shared_work._conv_flops`): 2 x images x in x out channels x cotangent positions per tap,
+    over the taps that read the image (the ResNet-10's last stages at batch 32, two devices)."""
+    numbers = lax.ConvDimensionNumbers((3, 0, 1, 2), (3, 0, 1, 2), (2, 3, 0, 1))
+    jaxpr = core.make_jaxpr(
+        lambda x, dy: lax.conv_general_dilated(
+            x,
+            dy,
+            (1, 1),
+            (padding, padding),
+            rhs_dilation=(dilation,) * 2,
+            dimension_numbers=numbers,
+        )
+    )(np.zeros((32, *image), np.float32), np.zeros((32, *cotangent), np.float32)).jaxpr
+    ((eqn,),) = [[e for e in jaxpr.eqns if e.prim.name == "conv_general_dilated"]]
+    assert eqn.outputs[0].aval.shape == (3, 3, image[2], cotangent[2])
+    positions = cotangent[0] * cotangent[1]
+    expected = 2 * 64 * image[2] * cotangent[2] * positions * taps
+    assert shared_work._conv_flops(eqn, 2) == expected
+
+
 def test_a_device_failing_before_handing_its_operands_over(split_small, monkeypatch):
     """Device 1 fails before handing the kernel gradient's operands over: the call raises its
     error, not the updating device's broken barrier."""
