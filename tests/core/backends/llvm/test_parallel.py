@@ -23,12 +23,15 @@ X = RNG.standard_normal((384, 640)).astype(np.float32)
 W = RNG.standard_normal((640,)).astype(np.float32)
 X64 = RNG.standard_normal((256, 512))
 I32 = RNG.integers(-1000, 1000, (300, 700)).astype(np.int32)
+# sums over the leading axis stay threaded from 1024 elements per index (`core.jit.sum_order`)
+XC = RNG.standard_normal((96, 2560)).astype(np.float32)
+WC = RNG.standard_normal((2560,)).astype(np.float32)
 
 CASES = {
     "elementwise": (lambda x, w: jnp.tanh(x) * w + 1.0, (X, W)),
     "row_sum": (lambda x, w: jnp.sum(x * w, axis=1), (X, W)),
-    "col_sum_chunked": (lambda x, w: jnp.sum(x * 2.0, axis=0) + w, (X, W)),
-    "full_sum": (lambda x, w: jnp.sum(x) * 2.0 + w, (X, W)),
+    "col_sum_chunked": (lambda x, w: jnp.sum(x * 2.0, axis=0) + w, (XC, WC)),
+    "full_sum": (lambda x, w: jnp.sum(x) * 2.0 + w, (XC, WC)),
     "softmax": (lambda x, w: core.nn.softmax(x + w, axis=-1), (X, W)),
     "two_outputs": (lambda x, w: (x * 0.9 + w * 0.1, jnp.sqrt(x * x + 1e-8) / (w + 2.0)), (X, W)),
     "float64": (lambda x: jnp.exp(x) / jnp.sum(jnp.exp(x), axis=0), (X64,)),
