@@ -270,6 +270,17 @@ def test_a_gathered_kernel_gradient_weighs_its_box_of_taps(
     assert shared_work._conv_flops(eqn, 2) == expected
 
 
+def test_a_shared_kernel_weighs_the_slices_it_reads():
+    """A small parameter's update reads its leaf of the packed psum: the plan weighs it by the
+    leaf's bytes (`shared_work._read_bytes`), and by the whole array where it also reads all
+    of it."""
+    packed = np.zeros(1000, np.float32)
+    leaf = core.make_jaxpr(lambda g, p: p - 0.1 * g[10:30])(packed, np.zeros(20, np.float32))
+    assert shared_work._read_bytes(leaf.jaxpr) == 4 * 20 + 4 * 20
+    both = core.make_jaxpr(lambda g: g[10:30].sum() + g.sum())(packed)
+    assert shared_work._read_bytes(both.jaxpr) == 4 * 1000
+
+
 def test_a_device_failing_before_handing_its_operands_over(split_small, monkeypatch):
     """Device 1 fails before handing the kernel gradient's operands over: the call raises its
     error, not the updating device's broken barrier."""
