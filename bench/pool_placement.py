@@ -92,7 +92,8 @@ def main() -> None:
         per slot."""
         first = (int(p.state[pool.EPOCH]) + 1) % max(period, 1)
         starts = (pool.JOB_WAITED, pool.JOB_LONG, pool.JOB_PIECES, pool.JOB_TIME)
-        return first, np.array([p.state[w : w + period] for w in starts], dtype=np.float64)
+        width = min(period, pool.JOB_SLOTS)  # a step of more jobs keeps no ledger per job
+        return first, np.array([p.state[w : w + width] for w in starts], dtype=np.float64)
 
     settings = args.settings.split(",")
     use("keepoff")
