@@ -171,17 +171,17 @@ def _conv_step(params, momentum, x, one):
     return params - 0.1 * momentum, momentum
 
 
-def _conv_run(share: bool, monkeypatch, fail: Callable | None = None) -> list:
-    """Three steps of `_conv_step` on two devices (NCHW, 4 images of 4x4 each), replicated
+def _conv_run(share: bool, monkeypatch, fail: Callable | None = None, n: int = 2) -> list:
+    """Three steps of `_conv_step` on `n` devices (NCHW, 4 images of 4x4 each), replicated
     state; with `fail`, a fourth that calls it on the device index first."""
     if not share:
         monkeypatch.setattr(shared_work, "plan", lambda *args: None)
-    devices = core.local_devices()[:2]
+    devices = core.local_devices()[:n]
     rng = np.random.default_rng(4)
     w = (rng.normal(size=(64, 32, 3, 3)) / 10).astype(np.float32)
     params, momentum = jax_utils.replicate((w, np.zeros_like(w)), devices)
-    x = rng.normal(size=(2, 4, 32, 4, 4)).astype(np.float32)
-    ones = np.ones(2, np.float32)
+    x = rng.normal(size=(n, 4, 32, 4, 4)).astype(np.float32)
+    ones = np.ones(n, np.float32)
     pstep = core.pmap(_conv_step, axis_name="i", devices=devices)
     for _ in range(3):
         params, momentum = pstep(params, momentum, x, ones)
@@ -194,45 +194,46 @@ def _conv_run(share: bool, monkeypatch, fail: Callable | None = None) -> list:
 
         fails = core.pmap(step, axis_name="i", devices=devices)
         params, momentum = jax_utils.replicate((w, np.zeros_like(w)), devices)
-        np.asarray(fails(params, momentum, x, np.arange(2, dtype=np.int32))[0])
+        np.asarray(fails(params, momentum, x, np.arange(n, dtype=np.int32))[0])
     return out
 
 
-def test_a_kernel_gradient_computed_at_the_global_batch(split_small, monkeypatch):
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_kernel_gradient_computed_at_the_global_batch(split_small, monkeypatch, n):
     """A convolution's kernel gradient whose psum is folded into the update: the devices hand
     its operands over instead of computing it, and the updating device convolves them joined
-    along the batch: the gradient of both devices' images at once, the unshared program's
-    result to float rounding (the sum's order changes)."""
+    along the batch in rank order: the gradient of all devices' images at once, the unshared
+    program's result to float rounding (the sum's order changes)."""
     monkeypatch.setattr(wrappers, "PACK_MAX", 1 << 14)  # the gradient's psum kept alone
     calls, taken = [], []
     make, take = shared_work._make, communicator.take_handed
     monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
     monkeypatch.setattr(communicator, "take_handed", lambda *a: taken.append(take(*a)) or taken[-1])
-    got = _conv_run(True, monkeypatch)
+    got = _conv_run(True, monkeypatch, n=n)
     assert len(calls[-1].gathered) == 1
-    assert len(taken) == 3 and all(len(ops) == 2 for ops in taken)
+    assert len(taken) == 3 and all(len(ops) == n for ops in taken)
     assert [a.shape for a in taken[0][1]] == [(4, 32, 4, 4), (4, 64, 4, 4)]  # rank 1's x, dy
-    unshared = _conv_run(False, monkeypatch)
-    for a, b, want in zip(got, unshared, _conv_reference()):
-        assert a.shape == (2, *want.shape) and not np.array_equal(a, b)
+    unshared = _conv_run(False, monkeypatch, n=n)
+    for a, b, want in zip(got, unshared, _conv_reference(n)):
+        assert a.shape == (n, *want.shape) and not np.array_equal(a, b)
         for device in (*a, *b):
             np.testing.assert_allclose(device, want, rtol=0, atol=1e-5 * np.abs(want).max())
 
 
-def _conv_reference() -> tuple[np.ndarray, np.ndarray]:
+def _conv_reference(n: int) -> tuple[np.ndarray, np.ndarray]:
     """`_conv_run`'s parameters and momentum in float64 numpy: the kernel gradient of
     sum(tanh(conv)) is the sum over images and positions of tanh' times the padded input's
     window."""
     rng = np.random.default_rng(4)
     w = (rng.normal(size=(64, 32, 3, 3)) / 10).astype(np.float32).astype(np.float64)
-    x = rng.normal(size=(8, 32, 4, 4)).astype(np.float32).astype(np.float64)
+    x = rng.normal(size=(4 * n, 32, 4, 4)).astype(np.float32).astype(np.float64)
     windows = np.lib.stride_tricks.sliding_window_view(
         np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3), axis=(2, 3)
     )  # (image, in channel, row, column, tap row, tap column)
     momentum = np.zeros_like(w)
     for _ in range(3):
         dy = 1 - np.tanh(np.einsum("nihwkl,oikl->nohw", windows, w)) ** 2
-        grad = np.einsum("nohw,nihwkl->oikl", dy, windows) / 2  # pmean over the two devices
+        grad = np.einsum("nohw,nihwkl->oikl", dy, windows) / n  # pmean over the devices
         momentum = 0.9 * momentum + grad
         w = w - 0.1 * momentum
     return w, momentum
