@@ -37,9 +37,11 @@ bias gradient still changes nests between batch 256 and 128. Sums that keep the 
 both threads. Halving a smaller batch can still cross the rule: the ResNet-10's late BatchNorm
 gradients (32 x 2 x 2 x 256, 1024 per example) are threaded at batch 32 and in YNNPACK's order
 at 16 (four kernels compile for its second batch, 0.27 s of CPU); with 2048 per index here they
-would add in YNNPACK's order at both, and its cold first call took 0.2 s more CPU (2.58 against
-2.37 s, medians; bench/README.md). With `NUMBAX_JIT_THREADS=0` every loop runs one thread and
-every sum adds in YNNPACK's order.
+would add in YNNPACK's order at both, and its cold first call compiled those four kernels
+instead (at batch 32 the threaded sums run in kernels the 32 x 4 x 4 x 128 BatchNorms' share,
+shape-generic): 0.2 s more CPU (2.58 against 2.37 s, medians; bench/README.md). The work moves
+between the calls; it does not go away. With `NUMBAX_JIT_THREADS=0` every loop runs one thread
+and every sum adds in YNNPACK's order.
 
 The rewrite runs when `config.jit_xla_sum_order` is on (the default;
 `NUMBAX_JIT_XLA_SUM_ORDER=0` turns it off).
