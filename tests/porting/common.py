@@ -133,6 +133,7 @@ MODEL_GROUPS = {
         "bit_tricks_hashing",
         "dtype_promotion_precision",
         "einsum_tensor_networks",
+        "fft_spectral_corners",
         "initializers_samplers",
         "lax_linalg_factorizations",
         "lax_primitives_tour",

@@ -35,9 +35,7 @@ SHAPE, PRIOR_SHAPE, PRIOR_RATE = 2.0, 1.5, 1.0
 def gibbs_sweep(beta, key):
     rate_key, beta_key = random.split(key)
     rates = random.gamma(rate_key, SHAPE + COUNTS) / (beta + EXPOSURE)
-    beta = random.gamma(beta_key, PRIOR_SHAPE + SHAPE * COUNTS.size) / (
-        PRIOR_RATE + rates.sum()
-    )
+    beta = random.gamma(beta_key, PRIOR_SHAPE + SHAPE * COUNTS.size) / (PRIOR_RATE + rates.sum())
     return beta, (rates, beta)
 
 

@@ -129,9 +129,7 @@ def mlm_loss(params, apply_fn, batch, key, dropout_key, train=True):
 
 def decay_mask(params):
     flat = traverse_util.flatten_dict(params)
-    keep = {
-        path: path[-1] == "kernel" and not any("norm" in p for p in path) for path in flat
-    }
+    keep = {path: path[-1] == "kernel" and not any("norm" in p for p in path) for path in flat}
     return traverse_util.unflatten_dict(keep)
 
 

@@ -82,7 +82,9 @@ def float_bits(out):
     out["fast_rsqrt"] = y
     out["rsqrt_rel_err"] = jnp.abs(y * jnp.sqrt(x) - 1.0) < 2e-3
     out["to_bytes"] = lax.bitcast_convert_type(jnp.float32(1.5), jnp.uint8)
-    out["from_bytes"] = lax.bitcast_convert_type(jnp.array([[0, 0, 192, 63]], jnp.uint8), jnp.float32)
+    out["from_bytes"] = lax.bitcast_convert_type(
+        jnp.array([[0, 0, 192, 63]], jnp.uint8), jnp.float32
+    )
     out["f16_bits"] = lax.bitcast_convert_type(jnp.array([1.0, -2.5], jnp.float16), jnp.uint16)
     m, e = jnp.frexp(x)
     out["frexp"] = [m, e]

@@ -59,9 +59,7 @@ class CLIP(nn.Module):
     def setup(self):
         self.image_tower = ImageTower()
         self.text_tower = TextTower()
-        self.log_scale = self.param(
-            "log_scale", nn.initializers.constant(jnp.log(1 / 0.07)), ()
-        )
+        self.log_scale = self.param("log_scale", nn.initializers.constant(jnp.log(1 / 0.07)), ())
 
     def encode_image(self, images):
         return l2_normalize(self.image_tower(images))

@@ -76,8 +76,9 @@ class ConvModule(nn.Module):
         channels = x.shape[-1]
         h = nn.Dense(2 * channels)(nn.LayerNorm()(x))
         h = nn.glu(h, axis=-1)
-        h = nn.Conv(channels, (self.kernel,), feature_group_count=channels, padding="SAME",
-                    use_bias=False)(h)  # BatchNorm follows: a bias would get round-off only
+        h = nn.Conv(
+            channels, (self.kernel,), feature_group_count=channels, padding="SAME", use_bias=False
+        )(h)  # BatchNorm follows: a bias would get round-off only
         h = nn.BatchNorm(use_running_average=not train, momentum=0.9, use_fast_variance=False)(h)
         return nn.Dense(channels)(nn.swish(h))
 

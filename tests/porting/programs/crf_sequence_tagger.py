@@ -145,9 +145,9 @@ def run():
     crf_vars = {"params": params["crf"]}
     log_z = crf.apply(crf_vars, emissions, mask, method=CRF.log_partition)
     path, best = crf.apply(crf_vars, emissions, mask, method=CRF.viterbi)
-    marginals = jax.grad(
-        lambda e: crf.apply(crf_vars, e, mask, method=CRF.log_partition).sum()
-    )(emissions)
+    marginals = jax.grad(lambda e: crf.apply(crf_vars, e, mask, method=CRF.log_partition).sum())(
+        emissions
+    )
     out = {"log_z": log_z, "viterbi": [path * mask, best], "marginals": marginals,
            "marginal_sums": marginals.sum(-1), "brute_force": []}  # fmt: skip
     for r in range(4):

@@ -64,7 +64,7 @@ def make_pairs(key, n=6, prompt_len=3):
     chosen = jnp.concatenate([prompts, jnp.where(valid, chosen_tail, PAD)], 1)
     rejected = jnp.concatenate([prompts, jnp.where(valid, rejected_tail, PAD)], 1)
     positions = jnp.arange(LENGTH)
-    loss_mask = ((positions >= prompt_len) & (positions < prompt_len + lengths[:, None]))
+    loss_mask = (positions >= prompt_len) & (positions < prompt_len + lengths[:, None])
     return chosen, rejected, loss_mask.astype(jnp.float32)
 
 

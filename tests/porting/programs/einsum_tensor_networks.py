@@ -82,11 +82,14 @@ def networks(out):
     out["int8_to_int32"] = jnp.einsum("ij,kj->ik", ints, ints, preferred_element_type=jnp.int32)
     out["int8_plain"] = jnp.einsum("ij,kj->ik", ints, ints)
     out["mixed_dtypes"] = jnp.einsum("ij,j->i", ints, jnp.ones(4, jnp.float16))
-    out["errors"] = printed.first_lines({
-        "count": lambda: jnp.einsum("ij,jk->ik", sq),
-        "size": lambda: jnp.einsum("ij,jk->ik", sq, a[:, :, 0].T),
-        "output_index": lambda: jnp.einsum("ij->k", sq),
-    }, ValueError)
+    out["errors"] = printed.first_lines(
+        {
+            "count": lambda: jnp.einsum("ij,jk->ik", sq),
+            "size": lambda: jnp.einsum("ij,jk->ik", sq, a[:, :, 0].T),
+            "output_index": lambda: jnp.einsum("ij->k", sq),
+        },
+        ValueError,
+    )
 
 
 def tensor_ops(out):

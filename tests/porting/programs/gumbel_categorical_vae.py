@@ -106,9 +106,7 @@ def run():
     model = CategoricalVAE()
     init_rngs = {"params": jax.random.PRNGKey(1), "gumbel": jax.random.PRNGKey(2)}
     params = model.init(init_rngs, data[:2], 1.0)["params"]
-    state = train_state.TrainState.create(
-        apply_fn=model.apply, params=params, tx=optax.adam(3e-3)
-    )
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=optax.adam(3e-3))
     key = jax.random.PRNGKey(3)
     history = []
     for _ in range(6):

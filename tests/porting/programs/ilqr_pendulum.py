@@ -54,8 +54,12 @@ def total_cost(xs, us, target):
 
 def backward_pass(xs, us, target, reg=1e-3):
     fx, fu = jax.vmap(jax.jacfwd(rk4, argnums=(0, 1)))(xs[:-1], us)
-    lx, lu = jax.vmap(jax.grad(stage_cost, argnums=(0, 1)), in_axes=(0, 0, None))(xs[:-1], us, target)
-    hess = jax.vmap(jax.hessian(stage_cost, argnums=(0, 1)), in_axes=(0, 0, None))(xs[:-1], us, target)
+    lx, lu = jax.vmap(jax.grad(stage_cost, argnums=(0, 1)), in_axes=(0, 0, None))(
+        xs[:-1], us, target
+    )
+    hess = jax.vmap(jax.hessian(stage_cost, argnums=(0, 1)), in_axes=(0, 0, None))(
+        xs[:-1], us, target
+    )
     lxx, lux, luu = hess[0][0], hess[1][0], hess[1][1]
     vx = jax.grad(final_cost)(xs[-1], target)
     vxx = jax.hessian(final_cost)(xs[-1], target)
@@ -74,7 +78,9 @@ def backward_pass(xs, us, target, reg=1e-3):
         vxx = qxx + K.T @ quu @ K + K.T @ qux + qux.T @ K
         return (vx, 0.5 * (vxx + vxx.T)), (K, kff, qu @ kff)
 
-    _, (Ks, ks, expected) = jax.lax.scan(step, (vx, vxx), (fx, fu, lx, lu, lxx, lux, luu), reverse=True)
+    _, (Ks, ks, expected) = jax.lax.scan(
+        step, (vx, vxx), (fx, fu, lx, lu, lxx, lux, luu), reverse=True
+    )
     return Ks, ks, expected.sum()
 
 
@@ -90,7 +96,9 @@ def forward_pass(xs, us, Ks, ks, alpha):
 
 def ilqr_iteration(xs, us, target):
     Ks, ks, expected = backward_pass(xs, us, target)
-    cand_xs, cand_us = jax.vmap(forward_pass, in_axes=(None, None, None, None, 0))(xs, us, Ks, ks, ALPHAS)
+    cand_xs, cand_us = jax.vmap(forward_pass, in_axes=(None, None, None, None, 0))(
+        xs, us, Ks, ks, ALPHAS
+    )
     costs = jax.vmap(total_cost, in_axes=(0, 0, None))(cand_xs, cand_us, target)
     best = jnp.argmin(costs)
     return cand_xs[best], cand_us[best], costs[best], best, expected, Ks
@@ -116,7 +124,14 @@ def run():
     out["linearisation"] = [fx, fu]
 
     xs, us, history, steps, Ks = solve(x0, jnp.pi / 2)
-    out["ilqr"] = [history, bool(jnp.all(jnp.diff(history) <= 1e-4)), steps, xs[-1], us[:5, 0], Ks[0]]
+    out["ilqr"] = [
+        history,
+        bool(jnp.all(jnp.diff(history) <= 1e-4)),
+        steps,
+        xs[-1],
+        us[:5, 0],
+        Ks[0],
+    ]
 
     def optimised_cost(target):
         xs, us = rollout(x0, jnp.zeros((HORIZON, 1))), jnp.zeros((HORIZON, 1))

@@ -112,9 +112,7 @@ def run():
     solved = ridge_solvers(x, y)
 
     grads = {
-        name: jax.value_and_grad(validation_loss)(
-            jnp.float32(np.log(0.1)), x, y, xv, yv, solve
-        )
+        name: jax.value_and_grad(validation_loss)(jnp.float32(np.log(0.1)), x, y, xv, yv, solve)
         for name, solve in [("cg", by_cg), ("dense", by_dense), ("custom", by_custom)]
     }
 

@@ -35,9 +35,13 @@ def initialisers(out):
             f = init.variance_scaling(2.0, mode, dist)
             results[f"{mode}_{dist}"] = stats(f(key, shapes["conv"]))
     out["variance_scaling"] = results
-    vs_axes = init.variance_scaling(1.0, "fan_in", "normal", in_axis=-2, out_axis=-1, batch_axis=(0,))
+    vs_axes = init.variance_scaling(
+        1.0, "fan_in", "normal", in_axis=-2, out_axis=-1, batch_axis=(0,)
+    )
     out["batch_axis"] = stats(vs_axes(key, shapes["stacked"]))
-    out["in_out_axes"] = stats(init.variance_scaling(1.0, "fan_out", "uniform", in_axis=0, out_axis=1)(key, (8, 16)))
+    out["in_out_axes"] = stats(
+        init.variance_scaling(1.0, "fan_out", "uniform", in_axis=0, out_axis=1)(key, (8, 16))
+    )
     out["glorot_uniform"] = stats(init.glorot_uniform()(key, shapes["dense"]))
     out["kaiming_normal"] = stats(init.kaiming_normal()(key, shapes["conv"]))
     out["lecun_uniform"] = stats(init.lecun_uniform()(key, shapes["dense"], jnp.bfloat16))
@@ -49,18 +53,26 @@ def initialisers(out):
     out["delta_orthogonal"] = [delta[1, 1], jnp.abs(delta).sum() - jnp.abs(delta[1, 1]).sum()]
     out["truncated_bounds"] = stats(init.truncated_normal(0.5, lower=-1.0, upper=0.5)(key, (200,)))
     out["constant"] = init.constant(0.25, jnp.float16)(key, (2, 2))
-    out["normal_uniform"] = [stats(init.normal(0.1)(key, (50,))), stats(init.uniform(0.3)(key, (50,), jnp.float16))]
+    out["normal_uniform"] = [
+        stats(init.normal(0.1)(key, (50,))),
+        stats(init.uniform(0.3)(key, (50,), jnp.float16)),
+    ]
     dense = nn.Dense(3, kernel_init=init.orthogonal(), bias_init=init.constant(0.1))
     out["dense_params"] = dense.init(key, jnp.ones((1, 5)))["params"]
     conv = nn.Conv(4, (3, 3), kernel_init=init.delta_orthogonal(), use_bias=False)
-    out["conv_identityish"] = conv.apply(conv.init(key, jnp.ones((1, 5, 5, 4))), jnp.eye(5)[None, :, :, None] * jnp.ones(4))
-    out["errors"] = printed.first_lines({
-        "delta_small": lambda: init.delta_orthogonal()(key, (3, 3, 4, 2)),
-        "delta_rank": lambda: init.delta_orthogonal()(key, (4, 4)),
-        "mode": lambda: init.variance_scaling(1.0, "fan_sum", "normal")(key, (2, 2)),
-        "distribution": lambda: init.variance_scaling(1.0, "fan_in", "cauchy")(key, (2, 2)),
-        "orthogonal_rank": lambda: init.orthogonal()(key, (4,)),
-    }, ValueError)
+    out["conv_identityish"] = conv.apply(
+        conv.init(key, jnp.ones((1, 5, 5, 4))), jnp.eye(5)[None, :, :, None] * jnp.ones(4)
+    )
+    out["errors"] = printed.first_lines(
+        {
+            "delta_small": lambda: init.delta_orthogonal()(key, (3, 3, 4, 2)),
+            "delta_rank": lambda: init.delta_orthogonal()(key, (4, 4)),
+            "mode": lambda: init.variance_scaling(1.0, "fan_sum", "normal")(key, (2, 2)),
+            "distribution": lambda: init.variance_scaling(1.0, "fan_in", "cauchy")(key, (2, 2)),
+            "orthogonal_rank": lambda: init.orthogonal()(key, (4,)),
+        },
+        ValueError,
+    )
 
 
 def samplers(out):
@@ -83,11 +95,16 @@ def samplers(out):
     r["cauchy"] = random.cauchy(k[13], (3,))
     r["lognormal"] = random.lognormal(k[14], 0.5, (3,))
     r["rademacher"] = random.rademacher(k[15], (6,))
-    r["permutation_independent"] = random.permutation(k[16], jnp.arange(12).reshape(3, 4), axis=1, independent=True)
+    r["permutation_independent"] = random.permutation(
+        k[16], jnp.arange(12).reshape(3, 4), axis=1, independent=True
+    )
     c = random.clone(k[17])
     r["clone_same"] = bool(jnp.all(random.key_data(c) == random.key_data(k[17])))
     r["key_impl"] = str(random.key_impl(k[17]))
-    r["dtypes"] = [str(random.geometric(k[10], 0.5).dtype), str(random.multinomial(k[5], 4, jnp.array([0.5, 0.5])).dtype)]
+    r["dtypes"] = [
+        str(random.geometric(k[10], 0.5).dtype),
+        str(random.multinomial(k[5], 4, jnp.array([0.5, 0.5])).dtype),
+    ]
     out["samplers"] = r
     grad = jax.grad(lambda a: random.loggamma(k[1], a).sum())(jnp.array([0.5, 2.0, 5.0]))
     out["loggamma_grad"] = grad

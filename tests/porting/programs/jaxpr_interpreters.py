@@ -164,7 +164,9 @@ def _cells(cells):
     shown["inverse"] = [inverse(squash)(squash(0.3)), inverse(chain)(chain(jnp.array([0.2, 1.5])))]
     print(jax.make_jaxpr(inverse(chain))(0.5))
     mark("inverse_jaxpr")
-    shown["inverse_grads"] = jax.jit(jax.vmap(jax.grad(inverse(chain))))(jnp.array([-0.5, 0.1, 0.6]))
+    shown["inverse_grads"] = jax.jit(jax.vmap(jax.grad(inverse(chain))))(
+        jnp.array([-0.5, 0.1, 0.6])
+    )
     try:
         inverse(lambda x: jnp.exp(x) * 2.0)(1.0)
     except NotImplementedError as e:

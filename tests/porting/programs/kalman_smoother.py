@@ -84,7 +84,9 @@ def run():
     out["filtered"] = [filtered[0], filtered[1][-1]]
     smoothed_m, smoothed_P = rts_smoother(raw, filtered)
     out["smoothed"] = [smoothed_m, smoothed_P[0]]
-    out["smoother_reduces_variance"] = bool(jnp.all(smoothed_P[:, 0, 0] <= filtered[1][:, 0, 0] + 1e-6))
+    out["smoother_reduces_variance"] = bool(
+        jnp.all(smoothed_P[:, 0, 0] <= filtered[1][:, 0, 0] + 1e-6)
+    )
     out["ll_grad"] = jax.grad(lambda p: kalman_filter(p, ys)[0])(raw)
 
     tx = optax.adam(0.1)

@@ -92,7 +92,9 @@ def run():
     values, counts = jnp.unique(labels, size=K, return_counts=True, fill_value=-1)
     out["sizes"] = jnp.sort(counts)
     out["unique_labels"] = values
-    out["bincount_agrees"] = bool(jnp.all(jnp.sort(jnp.bincount(labels, length=K)) == jnp.sort(counts)))
+    out["bincount_agrees"] = bool(
+        jnp.all(jnp.sort(jnp.bincount(labels, length=K)) == jnp.sort(counts))
+    )
 
     restart_keys = jax.random.split(jax.random.PRNGKey(2), 4)
     restart_seeds = jax.vmap(kmeans_plus_plus, in_axes=(0, None))(restart_keys, x)

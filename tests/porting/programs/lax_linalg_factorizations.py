@@ -27,7 +27,9 @@ def canonical(v):
 
 
 def lu_family(out):
-    a = jnp.array([[1.0, 2.0, 0.5, 3.0], [4.0, -1.0, 2.0, 0.0], [0.5, 0.3, 5.0, 1.0], [2.0, 2.0, 1.0, 6.0]])
+    a = jnp.array(
+        [[1.0, 2.0, 0.5, 3.0], [4.0, -1.0, 2.0, 0.0], [0.5, 0.3, 5.0, 1.0], [2.0, 2.0, 1.0, 6.0]]
+    )
     lu, piv, perm = lax.linalg.lu(a)
     out["lu"] = [lu, piv, perm]
     out["pivots_to_perm"] = lax.linalg.lu_pivots_to_permutation(piv, 4)
@@ -40,13 +42,19 @@ def lu_family(out):
     out["lu_solve"] = [jsl.lu_solve(fac, b), jsl.lu_solve(fac, b, trans=1)]
     lower = jnp.tril(a) + 3 * jnp.eye(4)
     out["tri_left_lower"] = lax.linalg.triangular_solve(lower, b, left_side=True, lower=True)
-    out["tri_right_transposed"] = lax.linalg.triangular_solve(lower, b.T, left_side=False, lower=True, transpose_a=True)
-    out["tri_unit"] = lax.linalg.triangular_solve(lower, b, left_side=True, lower=True, unit_diagonal=True)
+    out["tri_right_transposed"] = lax.linalg.triangular_solve(
+        lower, b.T, left_side=False, lower=True, transpose_a=True
+    )
+    out["tri_unit"] = lax.linalg.triangular_solve(
+        lower, b, left_side=True, lower=True, unit_diagonal=True
+    )
     out["solve_triangular_trans"] = jsl.solve_triangular(lower, b, lower=True, trans="T")
 
 
 def qr_cholesky(out):
-    m = jnp.array([[2.0, -1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0], [1.0, 0.0, -2.0], [0.5, 0.5, 0.5]])
+    m = jnp.array(
+        [[2.0, -1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0], [1.0, 0.0, -2.0], [0.5, 0.5, 0.5]]
+    )
     q, r = lax.linalg.qr(m, full_matrices=False)
     out["qr_reduced_shapes"] = [list(q.shape), list(r.shape)]
     out["qr_reconstructs"] = bool(jnp.allclose(q @ r, m, atol=1e-5))
@@ -60,7 +68,9 @@ def qr_cholesky(out):
     out["qr_pivoting"] = [piv, bool(jnp.allclose(qp @ rp, m[:, piv], atol=1e-5))]
     spd = m.T @ m + jnp.eye(3)
     out["cholesky"] = lax.linalg.cholesky(spd)
-    out["cholesky_symmetrize"] = lax.linalg.cholesky(jnp.triu(spd) + jnp.triu(spd, 1).T * 0 + jnp.tril(spd, -1), symmetrize_input=True)
+    out["cholesky_symmetrize"] = lax.linalg.cholesky(
+        jnp.triu(spd) + jnp.triu(spd, 1).T * 0 + jnp.tril(spd, -1), symmetrize_input=True
+    )
     out["scipy_cholesky_upper"] = jsl.cholesky(spd)
     out["scipy_cholesky_lower"] = jsl.cholesky(spd, lower=True)
     c = jsl.cho_factor(spd)
@@ -87,7 +97,9 @@ def gradients(out):
     ys = jnp.sin(2 * xs)
 
     def nll(log_ls):
-        k = jnp.exp(-0.5 * (xs[:, None] - xs[None, :]) ** 2 / jnp.exp(2 * log_ls)) + 0.1 * jnp.eye(6)
+        k = jnp.exp(-0.5 * (xs[:, None] - xs[None, :]) ** 2 / jnp.exp(2 * log_ls)) + 0.1 * jnp.eye(
+            6
+        )
         chol = lax.linalg.cholesky(k)
         alpha = lax.linalg.triangular_solve(chol, ys[:, None], left_side=True, lower=True)
         return 0.5 * jnp.sum(alpha**2) + jnp.sum(jnp.log(jnp.diag(chol)))

@@ -85,7 +85,11 @@ def special(out):
     out["bessel"] = [lax.bessel_i0e(x), lax.bessel_i1e(x)]
     out["polygamma"] = lax.polygamma(jnp.array([1.0, 2.0, 1.0, 3.0]), x)
     out["zeta"] = lax.zeta(jnp.array([2.0, 3.0, 4.5, 2.0]), x + 1.0)
-    out["betainc"] = lax.betainc(jnp.array([0.5, 2.0, 3.0, 1.0]), jnp.array([0.5, 1.0, 2.0, 4.0]), jnp.array([0.2, 0.5, 0.7, 0.9]))
+    out["betainc"] = lax.betainc(
+        jnp.array([0.5, 2.0, 3.0, 1.0]),
+        jnp.array([0.5, 1.0, 2.0, 4.0]),
+        jnp.array([0.2, 0.5, 0.7, 0.9]),
+    )
     out["elementary"] = [lax.logistic(x - 1.0), lax.cbrt(-x), lax.atan2(x - 1.0, -x), lax.rsqrt(x)]
     out["grads"] = [jax.vmap(jax.grad(lax.lgamma))(x), jax.vmap(jax.grad(lax.digamma))(x),
                     jax.vmap(jax.grad(lax.erf_inv))(jnp.array([-0.5, 0.0, 0.3, 0.8])),
@@ -98,7 +102,9 @@ def contractions(out):
     b = jnp.arange(40.0).reshape(2, 4, 5) / 10
     dn = (((2,), (1,)), ((0,), (0,)))
     out["dot_general_batch"] = lax.dot_general(a, b, dn)
-    out["dot_general_matches"] = bool(jnp.allclose(lax.dot_general(a, b, dn), jnp.einsum("bij,bjk->bik", a, b)))
+    out["dot_general_matches"] = bool(
+        jnp.allclose(lax.dot_general(a, b, dn), jnp.einsum("bij,bjk->bik", a, b))
+    )
     out["dot_general_highest"] = lax.dot_general(a, b, dn, precision=lax.Precision.HIGHEST)
     out["dot_general_two_contract"] = lax.dot_general(a, a, (((1, 2), (1, 2)), ((), ())))
     out["dot_general_int_pref"] = lax.dot_general(jnp.arange(6, dtype=jnp.int8).reshape(2, 3), jnp.ones((3, 2), jnp.int8),

@@ -120,8 +120,11 @@ def _cells(out, errors, mark):
 
     p = {"w": jnp.zeros_like(true_w), "b": jnp.zeros_like(true_b)}
     show(jax.grad(dict_loss)(p, xs, ys))
-    walk = jax.jit(lambda p: jax.tree_util.tree_map(lambda a, g: a - 0.2 * g, p,
-                                                    jax.grad(dict_loss)(p, xs, ys)))
+    walk = jax.jit(
+        lambda p: jax.tree_util.tree_map(
+            lambda a, g: a - 0.2 * g, p, jax.grad(dict_loss)(p, xs, ys)
+        )
+    )
     for i in range(11):
         p = walk(p)
     both = jax.value_and_grad(dict_loss)

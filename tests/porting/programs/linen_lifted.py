@@ -34,8 +34,9 @@ class RematStack(nn.Module):
 class WithSide(nn.Module):
     @nn.compact
     def __call__(self, x):
-        side = self.variable("side", "offset",
-                             lambda: jax.random.uniform(self.make_rng("other"), (2,)))
+        side = self.variable(
+            "side", "offset", lambda: jax.random.uniform(self.make_rng("other"), (2,))
+        )
         return nn.Dense(2)(x) + side.value
 
 
@@ -59,12 +60,21 @@ class MultiHead(nn.Module):
 
     @nn.compact
     def __call__(self, q_in, kv_in):
-        per_head = nn.vmap(Head, in_axes=(None, None), out_axes=0, axis_size=self.heads,
-                           variable_axes={"params": 0},
-                           split_rngs={"params": True, "dropout": True})
-        batched = nn.vmap(per_head, in_axes=(0, 0), out_axes=0,
-                          variable_axes={"params": None},
-                          split_rngs={"params": False, "dropout": True})
+        per_head = nn.vmap(
+            Head,
+            in_axes=(None, None),
+            out_axes=0,
+            axis_size=self.heads,
+            variable_axes={"params": 0},
+            split_rngs={"params": True, "dropout": True},
+        )
+        batched = nn.vmap(
+            per_head,
+            in_axes=(0, 0),
+            out_axes=0,
+            variable_axes={"params": None},
+            split_rngs={"params": False, "dropout": True},
+        )
         y = batched(size=q_in.shape[-1] // self.heads, train=self.train, name="attn")(q_in, kv_in)
         return y.sum(axis=1)
 
@@ -87,8 +97,9 @@ class DropBlock(nn.Module):
 class DropStack(nn.Module):
     @nn.compact
     def __call__(self, x, train: bool):
-        stack = nn.scan(DropBlock, variable_axes={"params": 0}, split_rngs={"params": True},
-                        length=3)
+        stack = nn.scan(
+            DropBlock, variable_axes={"params": 0}, split_rngs={"params": True}, length=3
+        )
         return stack(train)(x, None)[0]
 
 
@@ -110,8 +121,9 @@ class ByHand(nn.Module):
 class Lifted(nn.Module):
     @nn.compact
     def __call__(self, xs):
-        return nn.vmap(Mlp, variable_axes={"params": 0}, split_rngs={"params": True},
-                       in_axes=0)(name="mlp")(xs)
+        return nn.vmap(Mlp, variable_axes={"params": 0}, split_rngs={"params": True}, in_axes=0)(
+            name="mlp"
+        )(xs)
 
 
 class NormBlock(nn.Module):
@@ -124,15 +136,24 @@ class NormBlock(nn.Module):
 class VmapNorm(nn.Module):
     @nn.compact
     def __call__(self, xs, train):
-        lifted = nn.vmap(NormBlock, variable_axes={"params": 0, "batch_stats": 0},
-                         split_rngs={"params": True}, in_axes=(0, None), axis_name="rows")
+        lifted = nn.vmap(
+            NormBlock,
+            variable_axes={"params": 0, "batch_stats": 0},
+            split_rngs={"params": True},
+            in_axes=(0, None),
+            axis_name="rows",
+        )
         return lifted()(xs, train)
 
 
 def _error_class(e):
-    named = [c.__name__ for c in type(e).__mro__
-             if getattr(flax.errors, c.__name__, None) is c and c is not flax.errors.FlaxError
-             and c.__module__ in ("flax.errors", "nn.flax_errors")]
+    named = [
+        c.__name__
+        for c in type(e).__mro__
+        if getattr(flax.errors, c.__name__, None) is c
+        and c is not flax.errors.FlaxError
+        and c.__module__ in ("flax.errors", "nn.flax_errors")
+    ]
     return named[-1:] or [type(e).__name__]
 
 
@@ -152,27 +173,44 @@ def run():
         for split in (False, True):
             if axes is None and split:
                 continue
-            dense = nn.vmap(nn.Dense, in_axes=0, out_axes=0, variable_axes={"params": axes},
-                            split_rngs={"params": split})
+            dense = nn.vmap(
+                nn.Dense,
+                in_axes=0,
+                out_axes=0,
+                variable_axes={"params": axes},
+                split_rngs={"params": split},
+            )
             vmapped[f"dense {axes} {split}"] = dense(2).init(key, x)
     for side_axes, other_split in ((0, True), (0, False), (None, False)):
-        model = nn.vmap(WithSide, in_axes=0, out_axes=0,
-                        variable_axes={"params": 0, "side": side_axes},
-                        split_rngs={"params": True, "other": other_split})
+        model = nn.vmap(
+            WithSide,
+            in_axes=0,
+            out_axes=0,
+            variable_axes={"params": 0, "side": side_axes},
+            split_rngs={"params": True, "other": other_split},
+        )
         vmapped[f"side {side_axes} {other_split}"] = model().init(
-            {"params": key, "other": jax.random.key(2)}, x)
+            {"params": key, "other": jax.random.key(2)}, x
+        )
     out["vmap"] = vmapped
 
     seq = jax.random.normal(jax.random.key(3), (2, 5, 4))
     mv = MultiHead().init(key, seq, seq)
     out["attention"] = dict(
-        shapes=jax.tree.map(jnp.shape, mv), eval=MultiHead().apply(mv, seq, seq),
-        train=MultiHead(train=True).apply(mv, seq, seq, rngs={"dropout": jax.random.key(4)}))
+        shapes=jax.tree.map(jnp.shape, mv),
+        eval=MultiHead().apply(mv, seq, seq),
+        train=MultiHead(train=True).apply(mv, seq, seq, rngs={"dropout": jax.random.key(4)}),
+    )
 
     scans = {}
     for split in (True, False):
-        stack = nn.scan(Block, variable_axes={"params": 0}, variable_broadcast=False,
-                        split_rngs={"params": split}, length=3)
+        stack = nn.scan(
+            Block,
+            variable_axes={"params": 0},
+            variable_broadcast=False,
+            split_rngs={"params": split},
+            length=3,
+        )
         sv = stack().init(key, x, None)
         scans[str(split)] = [sv, stack().apply(sv, x, None)[0]]
     out["scan"] = scans
@@ -180,8 +218,9 @@ def run():
     dv = DropStack().init(key, x, train=False)
     out["drop stack"] = [jax.tree.map(jnp.shape, dv), DropStack().apply(dv, x, train=False)]
     try:
-        out["drop stack train"] = DropStack().apply(dv, x, train=True,
-                                                    rngs={"dropout": jax.random.key(5)})
+        out["drop stack train"] = DropStack().apply(
+            dv, x, train=True, rngs={"dropout": jax.random.key(5)}
+        )
     except Exception as e:  # noqa: BLE001
         out["drop stack train"] = _error_class(e)
 
@@ -195,7 +234,8 @@ def run():
     for train in (False, True):
         nv = VmapNorm().init(key, rows[:, None, :].repeat(3, axis=1), train)
         stats[str(train)] = jax.tree.map(jnp.shape, nv)
-    y, upd = VmapNorm().apply(nv, rows[:, None, :].repeat(3, axis=1) * 2.0, True,
-                              mutable=["batch_stats"])
+    y, upd = VmapNorm().apply(
+        nv, rows[:, None, :].repeat(3, axis=1) * 2.0, True, mutable=["batch_stats"]
+    )
     out["vmap norm"] = [stats, y, upd]
     return out

@@ -70,7 +70,9 @@ def scans(out):
     for i in range(3):
         h = jnp.tanh(h @ kernels[i] + bias)
         loop_sums.append(h.sum(-1))
-    out["matches_loop"] = bool(jnp.allclose(final, h, atol=1e-6) and jnp.allclose(sums, jnp.stack(loop_sums), atol=1e-6))
+    out["matches_loop"] = bool(
+        jnp.allclose(final, h, atol=1e-6) and jnp.allclose(sums, jnp.stack(loop_sums), atol=1e-6)
+    )
     rev, rev_sums = Stack(reverse=True).apply(params, x, bias)
     h = x
     for i in reversed(range(3)):
@@ -97,14 +99,18 @@ def vmaps(out):
                      split_rngs={"params": False})  # fmt: skip
     sv = Shared(3).init(random.key(4), x)
     out["shared_kernel_shape"] = list(sv["params"]["kernel"].shape)
-    out["shared_matches_dense"] = bool(jnp.allclose(Shared(3).apply(sv, x), nn.Dense(3).apply(sv, x), atol=1e-6))
+    out["shared_matches_dense"] = bool(
+        jnp.allclose(Shared(3).apply(sv, x), nn.Dense(3).apply(sv, x), atol=1e-6)
+    )
 
     class WithContext(nn.Module):
         @nn.compact
         def __call__(self, x, c):
             return nn.Dense(2)(x * c)
 
-    Ctx = nn.vmap(WithContext, in_axes=(0, None), variable_axes={"params": None}, split_rngs={"params": False})
+    Ctx = nn.vmap(
+        WithContext, in_axes=(0, None), variable_axes={"params": None}, split_rngs={"params": False}
+    )
     cv = Ctx().init(random.key(5), x, ctx)
     out["broadcast_arg"] = Ctx().apply(cv, x, ctx)
     Meta = nn.vmap(Block, variable_axes={"params": 0}, split_rngs={"params": True}, in_axes=(0, None),

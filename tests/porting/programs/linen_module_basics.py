@@ -120,8 +120,9 @@ class Stem(nn.Module):
     @nn.compact
     def __call__(self, x):
         conv = functools.partial(nn.Conv, use_bias=False, padding="SAME")
-        norm = functools.partial(nn.BatchNorm, use_running_average=not self.train,
-                                 momentum=0.8, epsilon=1e-3)
+        norm = functools.partial(
+            nn.BatchNorm, use_running_average=not self.train, momentum=0.8, epsilon=1e-3
+        )
         x = nn.relu(norm(name="bn1")(conv(4, (3, 3), (2, 2), name="conv1")(x)))
         return norm(name="bn2")(conv(2, (1, 1), name="conv2")(x))
 
@@ -134,8 +135,11 @@ def run():
         variables = Affine(2).init(k2, x)
         print(variables)
         print(Affine(2).apply(variables, x))
-        out["affine"] = [variables, Affine(2).apply(variables, x),
-                         sorted(Affine(2, use_offset=False).init(k2, x)["params"])]
+        out["affine"] = [
+            variables,
+            Affine(2).apply(variables, x),
+            sorted(Affine(2, use_offset=False).init(k2, x)["params"]),
+        ]
         mark("affine")
 
         known = KnownAffine(4, 3).init(k2, x)
@@ -147,8 +151,12 @@ def run():
         b = CompactTower((5, 3)).init(k2, x)
         print("setup:", jax.tree.map(jnp.shape, a))
         print("compact:", jax.tree.map(jnp.shape, b))
-        out["towers"] = [a, Tower((5, 3)).apply(a, x), CompactTower((5, 3)).apply(b, x),
-                         jax.tree.all(jax.tree.map(jnp.array_equal, a, b))]
+        out["towers"] = [
+            a,
+            Tower((5, 3)).apply(a, x),
+            CompactTower((5, 3)).apply(b, x),
+            jax.tree.all(jax.tree.map(jnp.array_equal, a, b)),
+        ]
         mark("towers")
 
         y, mixed = Mixed().init_with_output(k2, x)
@@ -160,9 +168,12 @@ def run():
         cv = codec.init(k2, x=x)
         z = codec.apply(cv, x=x, method="encode")
         out["codec"] = dict(
-            y=codec.apply(cv, x), z=z, decoded=codec.apply(cv, z, method=Codec.decode),
+            y=codec.apply(cv, x),
+            z=z,
+            decoded=codec.apply(cv, z, method=Codec.decode),
             first=codec.apply(cv, x, method=lambda m, v: m.enc.layers[0](v)),
-            shapes=jax.tree.map(jnp.shape, cv))
+            shapes=jax.tree.map(jnp.shape, cv),
+        )
 
         y0, as_init = codec.apply({}, x, rngs={"params": k2}, mutable=True)
         out["apply as init"] = [y0, jax.tree.all(jax.tree.map(jnp.array_equal, as_init, cv))]
@@ -180,8 +191,12 @@ def run():
         sv = Stem().init(random.key(1), jnp.ones((2, 6, 6, 3)))
         imgs = random.normal(random.key(2), (2, 6, 6, 3))
         y, upd = Stem().apply(sv, imgs, mutable=["batch_stats"])
-        out["stem"] = dict(shapes=jax.tree.map(jnp.shape, sv), y=y, stats=upd,
-                           eval=Stem(train=False).apply({**sv, **upd}, imgs))
+        out["stem"] = dict(
+            shapes=jax.tree.map(jnp.shape, sv),
+            y=y,
+            stats=upd,
+            eval=Stem(train=False).apply({**sv, **upd}, imgs),
+        )
 
         print(jax.tree.map(jnp.shape, Peek().init(k2, x)))
         bare = Tower((2,))

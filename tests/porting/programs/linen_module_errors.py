@@ -17,15 +17,23 @@ from tests.porting import printed
 
 
 # The `flax.errors` classes these cases can meet (Flax's names; numbax raises subclasses).
-FLAX_ERRORS = ("InvalidRngError", "ScopeParamShapeError", "ScopeCollectionNotFound",
-               "ModifyScopeVariableError", "NameInUseError", "JaxTransformError",
-               "CallSetupUnboundModuleError", "AssignSubModuleError")
+FLAX_ERRORS = (
+    "InvalidRngError",
+    "ScopeParamShapeError",
+    "ScopeCollectionNotFound",
+    "ModifyScopeVariableError",
+    "NameInUseError",
+    "JaxTransformError",
+    "CallSetupUnboundModuleError",
+    "AssignSubModuleError",
+)
 
 
 def _kind(e):
     mro = type(e).__mro__
-    named = [c for c in mro if c.__name__ in FLAX_ERRORS
-             and getattr(flax.errors, c.__name__, None) is c]
+    named = [
+        c for c in mro if c.__name__ in FLAX_ERRORS and getattr(flax.errors, c.__name__, None) is c
+    ]
     if named:
         return [named[-1].__name__]
     builtin = next(c for c in mro if c.__module__ == "builtins")
@@ -87,8 +95,9 @@ class Closure(nn.Module):
     @nn.compact
     def __call__(self, x):
         layer = nn.Dense(x.shape[-1])
-        lifted = nn.vmap(Repeat.__call__, in_axes=0, variable_axes={"params": 0},
-                         split_rngs={"params": True})
+        lifted = nn.vmap(
+            Repeat.__call__, in_axes=0, variable_axes={"params": 0}, split_rngs={"params": True}
+        )
         return lifted(Repeat(), x, lambda v: layer(v) * 2)
 
 
@@ -107,16 +116,20 @@ class KwNorm(nn.Module):
 class VmapKw(nn.Module):
     @nn.compact
     def __call__(self, xs, train):
-        lifted = nn.vmap(KwNorm, variable_axes={"params": 0, "batch_stats": 0},
-                         split_rngs={"params": True}, in_axes=0, axis_name="b")
+        lifted = nn.vmap(
+            KwNorm,
+            variable_axes={"params": 0, "batch_stats": 0},
+            split_rngs={"params": True},
+            in_axes=0,
+            axis_name="b",
+        )
         return lifted()(xs, train=train)
 
 
 class Typo(nn.Module):
     @nn.compact
     def __call__(self, x):
-        lifted = nn.vmap(Plain, in_axes=0, variable_axes={"param": 0},
-                         split_rngs={"params": True})
+        lifted = nn.vmap(Plain, in_axes=0, variable_axes={"param": 0}, split_rngs={"params": True})
         return lifted()(x)
 
 

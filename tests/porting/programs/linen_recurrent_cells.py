@@ -27,8 +27,13 @@ class StepTanh(nn.Module):
 
 
 class Decorated(nn.Module):
-    @functools.partial(nn.transforms.scan, variable_broadcast="params", in_axes=1,
-                       out_axes=1, split_rngs={"params": False})
+    @functools.partial(
+        nn.transforms.scan,
+        variable_broadcast="params",
+        in_axes=1,
+        out_axes=1,
+        split_rngs={"params": False},
+    )
     @nn.compact
     def __call__(self, carry, x):
         return nn.OptimizedLSTMCell(carry[0].shape[-1])(carry, x)
@@ -43,8 +48,13 @@ class InSetup(nn.Module):
     size: int
 
     def setup(self):
-        self.run_cells = nn.scan(nn.LSTMCell, variable_broadcast="params", in_axes=1,
-                                 out_axes=1, split_rngs={"params": False})(self.size)
+        self.run_cells = nn.scan(
+            nn.LSTMCell,
+            variable_broadcast="params",
+            in_axes=1,
+            out_axes=1,
+            split_rngs={"params": False},
+        )(self.size)
 
     def __call__(self, xs):
         carry = self.run_cells.initialize_carry(jax.random.key(0), xs[:, 0].shape)
@@ -56,8 +66,13 @@ class InCompact(nn.Module):
 
     @nn.compact
     def __call__(self, xs):
-        cells = nn.scan(nn.LSTMCell, variable_broadcast="params", in_axes=1, out_axes=1,
-                        split_rngs={"params": False})(self.size, name="lstm")
+        cells = nn.scan(
+            nn.LSTMCell,
+            variable_broadcast="params",
+            in_axes=1,
+            out_axes=1,
+            split_rngs={"params": False},
+        )(self.size, name="lstm")
         return cells(cells.initialize_carry(jax.random.key(1), xs[:, 0].shape), xs)
 
 
@@ -66,8 +81,13 @@ class Plain(nn.Module):
 
     @nn.compact
     def __call__(self, xs):
-        rnn = nn.scan(StepTanh, variable_broadcast="params", split_rngs={"params": False},
-                      in_axes=1, out_axes=1)(self.size)
+        rnn = nn.scan(
+            StepTanh,
+            variable_broadcast="params",
+            split_rngs={"params": False},
+            in_axes=1,
+            out_axes=1,
+        )(self.size)
         return rnn(rnn.zero_state(xs.shape[0]), xs)
 
 

@@ -91,10 +91,12 @@ class Sources(nn.Module):
     def __call__(self, x):
         x = nn.Dense(3, kernel_init=jax.random.normal, bias_init=jax.random.normal)(x)
         own = self.param("own", jax.random.normal, (2,))
-        side = self.variable("side", "from_params",
-                             lambda: jax.random.normal(self.make_rng("params"), (2,)))
-        other = self.variable("side", "from_other",
-                              lambda: jax.random.normal(self.make_rng("other"), (2,)))
+        side = self.variable(
+            "side", "from_params", lambda: jax.random.normal(self.make_rng("params"), (2,))
+        )
+        other = self.variable(
+            "side", "from_other", lambda: jax.random.normal(self.make_rng("other"), (2,))
+        )
         return x, own, side.value, other.value
 
 
@@ -103,8 +105,9 @@ class Noisy(nn.Module):
 
     @nn.compact
     def __call__(self, x, train):
-        noise = self.variable("fixed", "noise", lambda: jax.random.normal(
-            self.make_rng("other"), x.shape[-1:]))
+        noise = self.variable(
+            "fixed", "noise", lambda: jax.random.normal(self.make_rng("other"), x.shape[-1:])
+        )
         x = nn.Dense(4)(x + noise.value)
         x = nn.Dropout(self.rate)(x, deterministic=not train)
         return nn.Dense(1)(nn.gelu(x))
@@ -167,27 +170,39 @@ def run():
         mark("draws")
 
         keys = Top().apply({}, rngs={"s": key0})
-        paths = [(), ("Mid_0",), ("Mid_0", "Leaf_0"), ("Mid_0", "Leaf_0"),
-                 ("Mid_0", "Leaf_1"), ("Mid_0", "Leaf_1"), ("named",)]
+        paths = [
+            (),
+            ("Mid_0",),
+            ("Mid_0", "Leaf_0"),
+            ("Mid_0", "Leaf_0"),
+            ("Mid_0", "Leaf_1"),
+            ("Mid_0", "Leaf_1"),
+            ("named",),
+        ]
         counts = [1, 1, 1, 2, 1, 2, 1]
         flat = [keys[0], keys[1][0], *keys[1][1], *keys[1][2], keys[2][0]]
-        out["nested rule"] = [_same(k, _fold(key0, *p, c)) for k, p, c in
-                              zip(flat, paths, counts)]
+        out["nested rule"] = [_same(k, _fold(key0, *p, c)) for k, p, c in zip(flat, paths, counts)]
         out["nested"] = [jax.random.key_data(k) for k in flat]
 
         y, v = Sources().init_with_output({"params": key0, "other": key1}, jnp.ones((1, 2)))
         out["sources"] = [v, y]
         p = v["params"]
         out["sources rule"] = [
-            bool(jnp.array_equal(p["Dense_0"]["kernel"],
-                                 jax.random.normal(_fold(key0, "Dense_0", 1), (2, 3)))),
-            bool(jnp.array_equal(p["Dense_0"]["bias"],
-                                 jax.random.normal(_fold(key0, "Dense_0", 2), (3,)))),
+            bool(
+                jnp.array_equal(
+                    p["Dense_0"]["kernel"], jax.random.normal(_fold(key0, "Dense_0", 1), (2, 3))
+                )
+            ),
+            bool(
+                jnp.array_equal(
+                    p["Dense_0"]["bias"], jax.random.normal(_fold(key0, "Dense_0", 2), (3,))
+                )
+            ),
             bool(jnp.array_equal(p["own"], jax.random.normal(_fold(key0, 1), (2,)))),
-            bool(jnp.array_equal(v["side"]["from_params"],
-                                 jax.random.normal(_fold(key0, 2), (2,)))),
-            bool(jnp.array_equal(v["side"]["from_other"],
-                                 jax.random.normal(_fold(key1, 1), (2,)))),
+            bool(
+                jnp.array_equal(v["side"]["from_params"], jax.random.normal(_fold(key0, 2), (2,)))
+            ),
+            bool(jnp.array_equal(v["side"]["from_other"], jax.random.normal(_fold(key1, 1), (2,)))),
         ]
 
         key33 = jax.random.key(33)
@@ -211,13 +226,16 @@ def run():
             key, step_key = jax.random.split(key)
 
             def loss(p):
-                pred = model.apply({"params": p, "fixed": v["fixed"]}, x, train=True,
-                                   rngs={"dropout": step_key})
+                pred = model.apply(
+                    {"params": p, "fixed": v["fixed"]}, x, train=True, rngs={"dropout": step_key}
+                )
                 return jnp.mean((pred - target) ** 2)
 
             g = jax.grad(loss)(v["params"])
-            return {"params": jax.tree.map(lambda a, b: a - 0.1 * b, v["params"], g),
-                    "fixed": v["fixed"]}, key
+            return {
+                "params": jax.tree.map(lambda a, b: a - 0.1 * b, v["params"], g),
+                "fixed": v["fixed"],
+            }, key
 
         key = dkey
         for _ in range(6):
@@ -229,16 +247,23 @@ def run():
         xx = jnp.ones((2, 3))
         dv = Deep().init(pkey, xx, train=False)
         out["template"] = dict(
-            shapes=jax.tree.map(jnp.shape, dv), eval=Deep().apply(dv, xx, train=False),
-            train=Deep().apply(dv, xx, train=True, rngs={"dropout": dkey}))
+            shapes=jax.tree.map(jnp.shape, dv),
+            eval=Deep().apply(dv, xx, train=False),
+            train=Deep().apply(dv, xx, train=True, rngs={"dropout": dkey}),
+        )
         lv = LateDrop().init(pkey, xx, train=False)
-        out["late"] = [LateDrop().apply(lv, xx, train=False),
-                       LateDrop().apply(lv, xx, train=True, rngs={"dropout": dkey})]
+        out["late"] = [
+            LateDrop().apply(lv, xx, train=False),
+            LateDrop().apply(lv, xx, train=True, rngs={"dropout": dkey}),
+        ]
         out["select drop"] = [
             SelectDrop(0.5).apply({}, xx + 1.0, rngs={"dropout": dkey}),
             jax.jit(lambda k: SelectDrop(0.25).apply({}, xx, rngs={"dropout": k}))(dkey),
-            SelectDrop(0.5).apply({}, xx, deterministic=True)]
-        out["merged"] = [Merged().apply({}, xx, deterministic=True),
-                         Merged(deterministic=False).apply({}, xx, rngs={"dropout": dkey})]
+            SelectDrop(0.5).apply({}, xx, deterministic=True),
+        ]
+        out["merged"] = [
+            Merged().apply({}, xx, deterministic=True),
+            Merged(deterministic=False).apply({}, xx, rngs={"dropout": dkey}),
+        ]
 
     return printed.notebook(cells)

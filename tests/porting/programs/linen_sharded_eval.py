@@ -35,8 +35,14 @@ def run():
     devices = mesh_utils.create_device_mesh((n,))
     mesh = Mesh(devices, ("data",))
     rows = NamedSharding(mesh, P("data"))
-    out["mesh"] = [dict(mesh.shape), str(rows.spec), list(mesh.axis_names), str(mesh), str(rows),
-                   str(devices)]
+    out["mesh"] = [
+        dict(mesh.shape),
+        str(rows.spec),
+        list(mesh.axis_names),
+        str(mesh),
+        str(rows),
+        str(devices),
+    ]
 
     model = Jitter()
     init_key, apply_key = jax.random.split(jax.random.key(3))
@@ -48,21 +54,30 @@ def run():
 
     sharded = jax.jit(forward, in_shardings=(None, rows, None, None), out_shardings=rows)
     y = sharded(v, x, True, apply_key)
-    out["jit"] = dict(noisy=y, clean=sharded(v, x, False, apply_key),
-                      eager=forward(v, x, True, apply_key),
-                      shards=[[str(s.index), s.data] for s in y.addressable_shards[:3]],
-                      spec=str(y.sharding.spec))
+    out["jit"] = dict(
+        noisy=y,
+        clean=sharded(v, x, False, apply_key),
+        eager=forward(v, x, True, apply_key),
+        shards=[[str(s.index), s.data] for s in y.addressable_shards[:3]],
+        spec=str(y.sharding.spec),
+    )
 
-    per_device = jax.shard_map(lambda v, x, keys: forward(v, x, True, keys[0]), mesh=mesh,
-                               in_specs=(P(), P("data"), P("data")), out_specs=P("data"))
+    per_device = jax.shard_map(
+        lambda v, x, keys: forward(v, x, True, keys[0]),
+        mesh=mesh,
+        in_specs=(P(), P("data"), P("data")),
+        out_specs=P("data"),
+    )
     out["shard_map"] = per_device(v, x, jax.random.split(apply_key, n))
 
     rs = np.random.RandomState(1)
     images = rs.rand(37, 3, 2).astype(np.float32)
     labels = rs.randint(0, 5, (37,)).astype(np.int32)
     host_batch = 2 * n
-    batches = [(images[i:i + host_batch], labels[i:i + host_batch])
-               for i in range(0, len(images), host_batch)]
+    batches = [
+        (images[i : i + host_batch], labels[i : i + host_batch])
+        for i in range(0, len(images), host_batch)
+    ]
     clf = Clf()
     cv = clf.init(jax.random.key(0), images[:1])
     reps = flax.jax_utils.replicate(cv)
@@ -89,14 +104,19 @@ def run():
     def count(totals, variables, batch):
         traced.append(sorted((k, v.shape) for k, v in batch.items()))
         ok = batch["mask"] & (clf.apply(variables, batch["x"]).argmax(-1) == batch["y"])
-        return {"hits": totals["hits"] + jax.lax.psum(ok.sum(), "dev"),
-                "seen": totals["seen"] + jax.lax.psum(batch["mask"].sum(), "dev")}
+        return {
+            "hits": totals["hits"] + jax.lax.psum(ok.sum(), "dev"),
+            "seen": totals["seen"] + jax.lax.psum(batch["mask"].sum(), "dev"),
+        }
 
-    step = flax.jax_utils.pad_shard_unpad(jax.pmap(count, axis_name="dev"),
-                                          static_argnums=(0, 1), static_return=True)
+    step = flax.jax_utils.pad_shard_unpad(
+        jax.pmap(count, axis_name="dev"), static_argnums=(0, 1), static_return=True
+    )
     totals = flax.jax_utils.replicate({"hits": jnp.int32(0), "seen": jnp.int32(0)})
     for xb, yb in batches:
         totals = step(totals, reps, {"x": xb, "y": yb, "mask": np.ones(len(xb), bool)})
-    out["metrics"] = [flax.jax_utils.unreplicate(totals), [[list(map(str, t)) for t in tr]
-                                                          for tr in traced]]
+    out["metrics"] = [
+        flax.jax_utils.unreplicate(totals),
+        [[list(map(str, t)) for t in tr] for tr in traced],
+    ]
     return out

@@ -53,8 +53,11 @@ def _cells(out, errors, mark):
 
         @nn.compact
         def __call__(self, h):
-            up = nn.Dense(2 * self.width, use_bias=False,
-                          kernel_init=nn.with_partitioning(self.init, (None, "model")))(h)
+            up = nn.Dense(
+                2 * self.width,
+                use_bias=False,
+                kernel_init=nn.with_partitioning(self.init, (None, "model")),
+            )(h)
             a, g = jnp.split(up, 2, axis=-1)
             down = self.param("down", nn.with_partitioning(self.init, ("model", None)),
                               (self.width, h.shape[-1]))  # fmt: skip
@@ -67,8 +70,11 @@ def _cells(out, errors, mark):
 
         @nn.compact
         def __call__(self, h):
-            up = nn.Dense(2 * self.width, use_bias=False,
-                          kernel_init=nn.with_logical_partitioning(self.init, ("embed", "mlp")))(h)
+            up = nn.Dense(
+                2 * self.width,
+                use_bias=False,
+                kernel_init=nn.with_logical_partitioning(self.init, ("embed", "mlp")),
+            )(h)
             a, g = jnp.split(up, 2, axis=-1)
             down = self.param("down", nn.with_logical_partitioning(self.init, ("mlp", "embed")),
                               (self.width, h.shape[-1]))  # fmt: skip
@@ -96,7 +102,9 @@ def _cells(out, errors, mark):
 
     def create(key, h, model, tx):
         variables = model.init(key, h)
-        return train_state.TrainState.create(apply_fn=model.apply, params=variables["params"], tx=tx)
+        return train_state.TrainState.create(
+            apply_fn=model.apply, params=variables["params"], tx=tx
+        )
 
     rules = (("batch", "data"), ("mlp", "model"))
     tx = optax.adam(0.01)
@@ -122,8 +130,13 @@ def _cells(out, errors, mark):
     jax.debug.visualize_array_sharding(box.value)
     jax.debug.visualize_array_sharding(state.params["Gate_1"]["down"].value)
     print(state.step, state.step.sharding)
-    zeros = nn.meta.replace_boxed(state.params, jax.tree.map(jnp.zeros_like, nn.meta.unbox(state.params)))
-    print(type(zeros["Gate_0"]["down"]).__name__, float(jnp.abs(nn.meta.unbox(zeros)["Gate_0"]["down"]).sum()))
+    zeros = nn.meta.replace_boxed(
+        state.params, jax.tree.map(jnp.zeros_like, nn.meta.unbox(state.params))
+    )
+    print(
+        type(zeros["Gate_0"]["down"]).__name__,
+        float(jnp.abs(nn.meta.unbox(zeros)["Gate_0"]["down"]).sum()),
+    )
     halves = jax.tree.map(lambda a: a / 2, state.params["Gate_1"])
     print(jax.tree.map(jnp.shape, halves))
     mark("init")

@@ -115,8 +115,7 @@ def vmapped_norm(out):
     def step(params, state, opt_state):
         def loss(p):
             def one(x, y):
-                pred, new = model.apply({"params": p, **state}, x, train=True,
-                                        mutable=list(state))
+                pred, new = model.apply({"params": p, **state}, x, train=True, mutable=list(state))
                 return jnp.sum((pred - y) ** 2), new
 
             l, new = jax.vmap(one, out_axes=(0, None), axis_name="examples")(xs, ys)
@@ -130,8 +129,11 @@ def vmapped_norm(out):
     for _ in range(3):
         params, state, opt_state, l = step(params, state, opt_state)
         losses.append(l)
-    out["vmapped norm"] = dict(losses=losses, state=flax.core.unfreeze(state),
-                               eval=model.apply({"params": params, **state}, xs[0]))
+    out["vmapped norm"] = dict(
+        losses=losses,
+        state=flax.core.unfreeze(state),
+        eval=model.apply({"params": params, **state}, xs[0]),
+    )
 
     net = CallTimeNorm()
     v = net.init(jax.random.key(3), xs, training=False)
@@ -139,8 +141,9 @@ def vmapped_norm(out):
 
     def grads_and_stats(params, stats):
         def loss(p):
-            logits, upd = net.apply({"params": p, "batch_stats": stats}, xs, training=True,
-                                    mutable="batch_stats")
+            logits, upd = net.apply(
+                {"params": p, "batch_stats": stats}, xs, training=True, mutable="batch_stats"
+            )
             l = optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
             return l, upd["batch_stats"]
 
@@ -148,9 +151,12 @@ def vmapped_norm(out):
 
     g, stats = grads_and_stats(v["params"], v["batch_stats"])
     out["call-time norm"] = dict(
-        grads=g, stats=stats,
-        eval=net.apply({"params": v["params"], "batch_stats": stats}, xs, training=False,
-                       mutable=False))
+        grads=g,
+        stats=stats,
+        eval=net.apply(
+            {"params": v["params"], "batch_stats": stats}, xs, training=False, mutable=False
+        ),
+    )
 
 
 class StatsState(train_state.TrainState):
@@ -183,18 +189,25 @@ def train_states(out):
     labels = rs.randint(0, 3, size=(12,)).astype(np.int32)
     model = Clf()
     v = model.init(jax.random.key(4), images[:2], train=False)
-    state = StatsState.create(apply_fn=model.apply, params=v["params"],
-                              batch_stats=v["batch_stats"], tx=optax.adam(0.02))
+    state = StatsState.create(
+        apply_fn=model.apply, params=v["params"], batch_stats=v["batch_stats"], tx=optax.adam(0.02)
+    )
 
     def metrics(logits, y):
-        return {"loss": optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(),
-                "accuracy": jnp.mean(jnp.argmax(logits, -1) == y)}
+        return {
+            "loss": optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(),
+            "accuracy": jnp.mean(jnp.argmax(logits, -1) == y),
+        }
 
     @jax.jit
     def train_step(state, x, y):
         def loss(p):
-            logits, upd = state.apply_fn({"params": p, "batch_stats": state.batch_stats}, x,
-                                         train=True, mutable=["batch_stats"])
+            logits, upd = state.apply_fn(
+                {"params": p, "batch_stats": state.batch_stats},
+                x,
+                train=True,
+                mutable=["batch_stats"],
+            )
             return metrics(logits, y)["loss"], (logits, upd)
 
         (_, (logits, upd)), g = jax.value_and_grad(loss, has_aux=True)(state.params)
@@ -203,22 +216,26 @@ def train_states(out):
 
     @jax.jit
     def eval_step(state, x, y):
-        logits = state.apply_fn({"params": state.params, "batch_stats": state.batch_stats},
-                                x, train=False)
+        logits = state.apply_fn(
+            {"params": state.params, "batch_stats": state.batch_stats}, x, train=False
+        )
         return metrics(logits, y)
 
     seen = []
     for _ in range(3):
         state, m = train_step(state, images, labels)
         seen.append(m)
-    out["stats state"] = dict(train=seen, eval=eval_step(state, images, labels),
-                              step=state.step, batch_stats=state.batch_stats)
+    out["stats state"] = dict(
+        train=seen,
+        eval=eval_step(state, images, labels),
+        step=state.step,
+        batch_stats=state.batch_stats,
+    )
 
     drop = DropClf()
     root, pkey, dkey = jax.random.split(jax.random.key(seed=9), num=3)
     dv = drop.init(pkey, images[:1], train=False)
-    kstate = KeyState.create(apply_fn=drop.apply, params=dv["params"], key=dkey,
-                             tx=optax.sgd(0.1))
+    kstate = KeyState.create(apply_fn=drop.apply, params=dv["params"], key=dkey, tx=optax.sgd(0.1))
 
     @jax.jit
     def drop_step(state, x, y):
@@ -235,21 +252,31 @@ def train_states(out):
     for _ in range(3):
         kstate, l = drop_step(kstate, images, labels)
         losses.append(l)
-    out["key state"] = dict(losses=losses, params=kstate.params, step=kstate.step,
-                            sample=drop.apply({"params": kstate.params}, images[:2], train=True,
-                                              rngs={"dropout": root}))
+    out["key state"] = dict(
+        losses=losses,
+        params=kstate.params,
+        step=kstate.step,
+        sample=drop.apply(
+            {"params": kstate.params}, images[:2], train=True, rngs={"dropout": root}
+        ),
+    )
 
 
 def schedule(out):
     rs = np.random.RandomState(3)
-    data = {"x": rs.rand(24, 4, 4, 1).astype(np.float32),
-            "y": rs.randint(0, 4, size=(24,)).astype(np.int32)}
+    data = {
+        "x": rs.rand(24, 4, 4, 1).astype(np.float32),
+        "y": rs.randint(0, 4, size=(24,)).astype(np.int32),
+    }
     batch, epochs, warm = 6, 3, 1
     per_epoch = len(data["x"]) // batch
     lr = optax.join_schedules(
-        [optax.linear_schedule(0.0, 0.05, warm * per_epoch),
-         optax.cosine_decay_schedule(0.05, (epochs - warm) * per_epoch)],
-        boundaries=[warm * per_epoch])
+        [
+            optax.linear_schedule(0.0, 0.05, warm * per_epoch),
+            optax.cosine_decay_schedule(0.05, (epochs - warm) * per_epoch),
+        ],
+        boundaries=[warm * per_epoch],
+    )
 
     class Tiny(nn.Module):
         @nn.compact
@@ -258,8 +285,9 @@ def schedule(out):
             return nn.Dense(4)(x.reshape((x.shape[0], -1)))
 
     params = Tiny().init(jax.random.key(5), data["x"][:1])["params"]
-    state = train_state.TrainState.create(apply_fn=Tiny().apply, params=params,
-                                          tx=optax.sgd(lr, 0.9))
+    state = train_state.TrainState.create(
+        apply_fn=Tiny().apply, params=params, tx=optax.sgd(lr, 0.9)
+    )
 
     @functools.partial(jax.jit, static_argnums=2)
     def step(state, b, schedule_fn):
@@ -281,8 +309,9 @@ def schedule(out):
             ms.append(m)
         ms = jax.device_get(ms)
         history.append({k: np.mean([m[k] for m in ms]) for k in ms[0]})
-    out["schedule"] = dict(epochs=history, lr=[lr(i) for i in range(13)], step=state.step,
-                           params=state.params)
+    out["schedule"] = dict(
+        epochs=history, lr=[lr(i) for i in range(13)], step=state.step, params=state.params
+    )
 
 
 def run():

@@ -37,8 +37,11 @@ def surgery(out):
     out["flat keys"] = [type(flat).__name__, sorted(flat)]
     flat["fc/kernel"] = flat["fc/kernel"] / jnp.max(jnp.abs(flat["fc/kernel"]))
     edited = freeze(traverse_util.unflatten_dict(flat, sep="/"))
-    out["edited"] = [type(edited).__name__, edited["fc"]["kernel"],
-                     Small().apply({"params": edited}, images)]
+    out["edited"] = [
+        type(edited).__name__,
+        edited["fc"]["kernel"],
+        Small().apply({"params": edited}, images),
+    ]
     tuples = traverse_util.flatten_dict(unfreeze(edited))
     out["tuple keys"] = [list(k) for k in sorted(tuples)]
 
@@ -48,8 +51,12 @@ def surgery(out):
     mu = traverse_util.flatten_dict(state[0].mu, sep="/")
     nu = traverse_util.flatten_dict(state[0].nu, sep="/")
     mu = {k: v + 1.0 for k, v in mu.items()}
-    state = (state[0]._replace(mu=traverse_util.unflatten_dict(mu, sep="/"),
-                               nu=traverse_util.unflatten_dict(nu, sep="/")),) + state[1:]
+    state = (
+        state[0]._replace(
+            mu=traverse_util.unflatten_dict(mu, sep="/"),
+            nu=traverse_util.unflatten_dict(nu, sep="/"),
+        ),
+    ) + state[1:]
     grads = jax.tree.map(jnp.ones_like, params)
     updates, state = tx.update(grads, state)
     out["adam replaced"] = [str(jax.tree.structure(state)), updates, state[0].count]
@@ -59,9 +66,11 @@ def surgery(out):
     as_dict = serialization.to_state_dict({"params": params, "step": 3})
     out["serialization"] = dict(
         same=jax.tree.all(jax.tree.map(jnp.array_equal, back, params)),
-        keys=sorted(as_dict), inner=sorted(as_dict["params"]),
+        keys=sorted(as_dict),
+        inner=sorted(as_dict["params"]),
         restored=serialization.from_state_dict({"params": params, "step": 0}, as_dict)["step"],
-        types=[type(back).__name__, type(as_dict).__name__])
+        types=[type(back).__name__, type(as_dict).__name__],
+    )
 
 
 def dicts(out):
@@ -71,13 +80,25 @@ def dicts(out):
     texts = []
     added = frozen.copy({"extra": extra})
     rest, params = added.pop("params")
-    texts += [type(added).__name__, type(rest).__name__, type(params).__name__, str(rest),
-              added.pretty_repr(), type(added.unfreeze()).__name__]
+    texts += [
+        type(added).__name__,
+        type(rest).__name__,
+        type(params).__name__,
+        str(rest),
+        added.pretty_repr(),
+        type(added.unfreeze()).__name__,
+    ]
     for tree in (frozen, unfreeze(frozen)):
         grown = flax.core.copy(tree, add_or_replace={"extra": extra})
         rest, params = flax.core.pop(grown, "params")
-        texts += [type(grown).__name__, type(rest).__name__, sorted(rest), sorted(params),
-                  flax.core.pretty_repr(grown), type(flax.core.unfreeze(grown)).__name__]
+        texts += [
+            type(grown).__name__,
+            type(rest).__name__,
+            sorted(rest),
+            sorted(params),
+            flax.core.pretty_repr(grown),
+            type(flax.core.unfreeze(grown)).__name__,
+        ]
     out["dicts"] = texts
     kinds = []
     for flag in (True, False):
@@ -114,15 +135,20 @@ def optimizers(out):
     txs = {
         "sgd": optax.sgd(lr, beta),
         "trace": optax.chain(optax.trace(decay=beta), optax.scale(-lr)),
-        "adam decayed": optax.chain(optax.scale_by_adam(), optax.add_decayed_weights(0.01),
-                                    optax.scale(-lr)),
-        "clipped": optax.chain(optax.clip_by_global_norm(0.1), optax.trace(decay=beta),
-                               optax.scale(-lr)),
-        "schedule": optax.chain(optax.trace(decay=beta),
-                                optax.scale_by_schedule(lambda n: -decay(n))),
-        "masked": optax.chain(optax.trace(decay=beta),
-                              optax.masked(optax.scale(-lr), kernel_mask),
-                              optax.masked(optax.scale(-lr / 4), bias_mask)),
+        "adam decayed": optax.chain(
+            optax.scale_by_adam(), optax.add_decayed_weights(0.01), optax.scale(-lr)
+        ),
+        "clipped": optax.chain(
+            optax.clip_by_global_norm(0.1), optax.trace(decay=beta), optax.scale(-lr)
+        ),
+        "schedule": optax.chain(
+            optax.trace(decay=beta), optax.scale_by_schedule(lambda n: -decay(n))
+        ),
+        "masked": optax.chain(
+            optax.trace(decay=beta),
+            optax.masked(optax.scale(-lr), kernel_mask),
+            optax.masked(optax.scale(-lr / 4), bias_mask),
+        ),
     }
     out["optimizers"] = {name: fit(tx) for name, tx in txs.items()}
     out["masks"] = [kernel_mask, bias_mask, type(kernel_mask).__name__]
@@ -143,26 +169,33 @@ def converted(out):
 
     fc_w, fc_b = u(-0.2, 0.2, 5, 27), u(-0.2, 0.2, 5)
     head_w, head_b = u(-0.2, 0.2, 2, 5), u(-0.2, 0.2, 2)
-    loaded = {"conv": conv, "fc": {"kernel": head_w.T, "bias": head_b},
-              "Dense_0": {"kernel": fc_w.T, "bias": fc_b}}
+    loaded = {
+        "conv": conv,
+        "fc": {"kernel": head_w.T, "bias": head_b},
+        "Dense_0": {"kernel": fc_w.T, "bias": fc_b},
+    }
     out["conv fc"] = Small().apply({"params": loaded}, x[:, :4, :4, :])
 
     stats = {"mean": u(-0.5, 0.5, 2), "var": u(0.5, 2, 2)}
     affine = {"scale": u(0.5, 1.5, 2), "bias": u(-0.5, 0.5, 2)}
     out["batch norm"] = nn.BatchNorm(use_running_average=True, epsilon=1e-5).apply(
-        {"params": affine, "batch_stats": stats}, x)
+        {"params": affine, "batch_stats": stats}, x
+    )
 
     pads = ((1, 1), (1, 1))
     total = nn.pool(x, 0.0, jax.lax.add, (3, 3), (2, 2), pads)
     count = nn.pool(jnp.ones_like(x), 0.0, jax.lax.add, (3, 3), (2, 2), pads)
-    out["pool"] = [total / count,
-                   nn.avg_pool(x, (3, 3), strides=(2, 2), padding=pads, count_include_pad=False),
-                   nn.avg_pool(x, (3, 3), strides=(2, 2), padding=pads)]
+    out["pool"] = [
+        total / count,
+        nn.avg_pool(x, (3, 3), strides=(2, 2), padding=pads, count_include_pad=False),
+        nn.avg_pool(x, (3, 3), strides=(2, 2), padding=pads),
+    ]
 
     w, b = u(-0.5, 0.5, 2, 3, 2, 2), u(-0.5, 0.5, 3)  # [in, out, kh, kw]
     up = nn.ConvTranspose(3, (2, 2), strides=(2, 2), padding=1, transpose_kernel=True)
     out["conv transpose"] = up.apply(
-        {"params": {"kernel": jnp.transpose(w, (2, 3, 1, 0)), "bias": b}}, x)
+        {"params": {"kernel": jnp.transpose(w, (2, 3, 1, 0)), "bias": b}}, x
+    )
 
 
 def run():

@@ -81,9 +81,11 @@ def run():
     model = Classifier(2)
     fresh = model.init(jax.random.key(1), x)["params"]
     params = cursor(fresh)["backbone"].set(backbone_vars["params"])
-    params = cursor(params).apply_update(
-        lambda path, v: v * 0.5 if path == "backbone/fc2/kernel" else v
-    ).build()
+    params = (
+        cursor(params)
+        .apply_update(lambda path, v: v * 0.5 if path == "backbone/fc2/kernel" else v)
+        .build()
+    )
     bias_cursor = cursor(params).find(lambda path, v: path == "backbone/norm/bias")
     params = bias_cursor.set(bias_cursor + 0.1)
 
@@ -94,9 +96,11 @@ def run():
                                       labels)  # fmt: skip
     frozen_params, frozen_losses = train(model, params, frozen_tx, x, y_new, 3)
 
-    partial_labels = cursor(jax.tree.map(lambda _: "trained", params)).apply_update(
-        lambda path, v: "frozen" if path.startswith("backbone/fc1/") else v
-    ).build()
+    partial_labels = (
+        cursor(jax.tree.map(lambda _: "trained", params))
+        .apply_update(lambda path, v: "frozen" if path.startswith("backbone/fc1/") else v)
+        .build()
+    )
     partial_tx = optax.multi_transform({"frozen": optax.set_to_zero(), "trained": optax.sgd(0.1)},
                                        partial_labels)  # fmt: skip
     partial_params, partial_losses = train(model, params, partial_tx, x, y_new, 3)

@@ -98,7 +98,9 @@ class MambaBlock(nn.Module):
         u, z = jnp.split(xz, 2, axis=-1)
         window = jnp.concatenate([window, u[:, None]], axis=1)
         kernel = self.conv.variables["params"]["kernel"][:, 0]
-        u = nn.silu(jnp.einsum("bkd,kd->bd", window, kernel) + self.conv.variables["params"]["bias"])
+        u = nn.silu(
+            jnp.einsum("bkd,kd->bd", window, kernel) + self.conv.variables["params"]["bias"]
+        )
         a_bar, b_bar, c = self.ssm_inputs(u)
         h = a_bar * h + b_bar
         y = jnp.einsum("bdn,bn->bd", h, c) + self.d * u

@@ -24,7 +24,9 @@ def made_masks(dim, hidden, seed):
     degrees = [np.arange(1, dim + 1)]
     for h in hidden:
         degrees.append(rng.randint(1, dim, size=h))
-    masks = [(d1[None, :] >= d0[:, None]).astype(np.float32) for d0, d1 in zip(degrees, degrees[1:])]
+    masks = [
+        (d1[None, :] >= d0[:, None]).astype(np.float32) for d0, d1 in zip(degrees, degrees[1:])
+    ]
     out = (degrees[0][None, :] > degrees[-1][:, None]).astype(np.float32)
     return masks, out
 

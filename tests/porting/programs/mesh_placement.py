@@ -128,8 +128,11 @@ def _cells(out, errors, mark):
     # Constraints on intermediates inside jit.
     tiles = jax.device_put(base, NamedSharding(grid, P("rows", "cols")))
     for spec in [P("cols", "rows"), P(), P(None, "cols")]:
-        g = jax.jit(lambda x, s=spec: jax.lax.with_sharding_constraint(jnp.abs(x) - 1,
-                                                                        NamedSharding(grid, s)))
+        g = jax.jit(
+            lambda x, s=spec: jax.lax.with_sharding_constraint(
+                jnp.abs(x) - 1, NamedSharding(grid, s)
+            )
+        )
         r = g(tiles)
         print(r.sharding.spec)
         jax.debug.visualize_array_sharding(r)

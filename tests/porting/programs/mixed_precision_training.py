@@ -109,8 +109,11 @@ def run():
     bf_vars = bf16_params.init(jax.random.key(1), images, train=False)
     bf_grads = jax.grad(
         lambda p: cross_entropy(
-            bf16_params.apply({"params": p, "batch_stats": bf_vars["batch_stats"]}, images,
-                              train=False), labels)  # fmt: skip
+            bf16_params.apply(
+                {"params": p, "batch_stats": bf_vars["batch_stats"]}, images, train=False
+            ),
+            labels,
+        )  # fmt: skip
     )(bf_vars["params"])
 
     full = Classifier()

@@ -43,11 +43,15 @@ class MoE(nn.Module):
         dispatch = jnp.einsum("tke,tkc->tec", kept, slot)
         combine = jnp.einsum("tk,tke,tkc->tec", top_gates, kept, slot)
 
-        w_in = self.param("w_in", nn.initializers.lecun_normal(), (self.experts, width, self.hidden))
+        w_in = self.param(
+            "w_in", nn.initializers.lecun_normal(), (self.experts, width, self.hidden)
+        )
         w_out = self.param("w_out", nn.initializers.lecun_normal(),
                            (self.experts, self.hidden, width))  # fmt: skip
         expert_in = jnp.einsum("tec,tw->ecw", dispatch, x)
-        expert_out = jnp.einsum("ech,ehw->ecw", nn.gelu(jnp.einsum("ecw,ewh->ech", expert_in, w_in)), w_out)
+        expert_out = jnp.einsum(
+            "ech,ehw->ecw", nn.gelu(jnp.einsum("ecw,ewh->ech", expert_in, w_in)), w_out
+        )
         y = jnp.einsum("tec,ecw->tw", combine, expert_out)
 
         fraction = jnp.mean(choice[:, 0], axis=0)
@@ -104,11 +108,15 @@ def run():
     roomy = MoE(capacity_factor=3.0)
     (y_roomy, _), roomy_state = roomy.apply(variables, x, mutable=["routing"])
     out = {
-        "y": y, "gates": gates, "index": index,
-        "losses": state["losses"], "routing": state["routing"],
+        "y": y,
+        "gates": gates,
+        "index": index,
+        "losses": state["losses"],
+        "routing": state["routing"],
         "roomy_routing": roomy_state["routing"],
-        "dense_matches": bool(jnp.allclose(dense_moe(variables["params"], x, 2), y_roomy,
-                                           atol=1e-5)),  # fmt: skip
+        "dense_matches": bool(
+            jnp.allclose(dense_moe(variables["params"], x, 2), y_roomy, atol=1e-5)
+        ),  # fmt: skip
         "param_shapes": jax.tree.map(jnp.shape, variables["params"]),
     }
 

@@ -148,7 +148,7 @@ def run():
     out["drawdown"] = series - lax.cummax(series)
     out["cumlogsumexp"] = lax.cumlogsumexp(series[:10])
     centered = series - series.mean()
-    acf = jnp.correlate(centered, centered, mode="full")[series.shape[0] - 1:]
+    acf = jnp.correlate(centered, centered, mode="full")[series.shape[0] - 1 :]
     out["acf"] = (acf / acf[0])[:14]
     out["quantiles"] = jnp.quantile(series, QUANTILES)
     out["top_values"] = lax.approx_max_k(series, 3)

@@ -64,13 +64,15 @@ def loss_zoo(logits, labels, targets):
         "fenchel_young": fy(logits, onehot),
         "safe_ce": optax.losses.safe_softmax_cross_entropy(masked, targets.at[:, 0].set(0.0)),
         "ce_axis0": optax.losses.softmax_cross_entropy_with_integer_labels(
-            logits.T, labels, axis=0),  # fmt: skip
+            logits.T, labels, axis=0
+        ),  # fmt: skip
         "cosine_similarity": optax.losses.cosine_similarity(logits, onehot),
         "cosine_distance": optax.losses.cosine_distance(logits, onehot, epsilon=1e-6),
         "log_cosh": optax.losses.log_cosh(logits, onehot),
         "hinge": optax.losses.hinge_loss(logits[:, 1], 2.0 * (labels == 1) - 1.0),
-        "triplet": optax.losses.triplet_margin_loss(logits[:-2], logits[1:-1], logits[2:],
-                                                     margin=1.0),  # fmt: skip
+        "triplet": optax.losses.triplet_margin_loss(
+            logits[:-2], logits[1:-1], logits[2:], margin=1.0
+        ),  # fmt: skip
         "dice": optax.losses.dice_loss(logits, onehot),
     }
 

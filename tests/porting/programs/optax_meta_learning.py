@@ -52,9 +52,9 @@ def learn_learning_rate(steps=6):
 
     @jax.jit
     def outer_step(log_lr, meta_state, params, opt_state, batch, next_batch):
-        (loss, (params, opt_state)), meta_grad = jax.value_and_grad(
-            inner_then_loss, has_aux=True
-        )(log_lr, params, opt_state, batch, next_batch)
+        (loss, (params, opt_state)), meta_grad = jax.value_and_grad(inner_then_loss, has_aux=True)(
+            log_lr, params, opt_state, batch, next_batch
+        )
         meta_updates, meta_state = meta_tx.update(meta_grad, meta_state)
         return optax.apply_updates(log_lr, meta_updates), meta_state, params, opt_state, loss
 
@@ -144,8 +144,9 @@ def run():
         "sum": otu.tree_sum(other),
         "add_scale": otu.tree_add_scale(tree, 0.5, other),
         "get": otu.tree_get(meta_state, "count"),
-        "set_count": otu.tree_get(otu.tree_set(meta_state, count=jnp.asarray(7, jnp.int32)),
-                                  "count"),  # fmt: skip
+        "set_count": otu.tree_get(
+            otu.tree_set(meta_state, count=jnp.asarray(7, jnp.int32)), "count"
+        ),  # fmt: skip
         "lr_hyperparam": otu.tree_get(
             optax.inject_hyperparams(optax.sgd)(0.3).init(tree), "learning_rate"
         ),

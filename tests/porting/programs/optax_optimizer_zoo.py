@@ -64,15 +64,19 @@ def optimizers(params):
         "sm3": optax.sm3(0.1),
         "fromage": optax.fromage(0.05),
         "centralized_block_rms": optax.chain(
-            optax.centralize(), optax.clip_by_block_rms(0.5), optax.scale_by_param_block_rms(),
+            optax.centralize(),
+            optax.clip_by_block_rms(0.5),
+            optax.scale_by_param_block_rms(),
             optax.scale(-0.1),
         ),
-        "normalized_update": optax.chain(optax.normalize_by_update_norm(scale_factor=0.2),
-                                         optax.zero_nans()),  # fmt: skip
+        "normalized_update": optax.chain(
+            optax.normalize_by_update_norm(scale_factor=0.2), optax.zero_nans()
+        ),  # fmt: skip
         "nonnegative": optax.chain(optax.sgd(0.1), optax.keep_params_nonnegative()),
         "apply_every": optax.chain(optax.apply_every(2), optax.adam(0.05)),
-        "scaled_frozen": optax.chain(optax.freeze(frozen), optax.scale(0.5),
-                                     optax.sgd(0.2, momentum=0.5, nesterov=True)),  # fmt: skip
+        "scaled_frozen": optax.chain(
+            optax.freeze(frozen), optax.scale(0.5), optax.sgd(0.2, momentum=0.5, nesterov=True)
+        ),  # fmt: skip
     }
 
 

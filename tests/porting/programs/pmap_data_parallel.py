@@ -57,7 +57,11 @@ def _cells(out, errors, mark):
 
     def share(sig, taps):
         y = smooth(sig, taps)
-        return y / lax.psum(y, "dev"), lax.pmax(y, "dev"), lax.pmean(y, "dev") + lax.axis_index("dev")
+        return (
+            y / lax.psum(y, "dev"),
+            lax.pmax(y, "dev"),
+            lax.pmean(y, "dev") + lax.axis_index("dev"),
+        )
 
     p = jax.pmap(share, axis_name="dev")(sigs, many_taps)
     v = jax.vmap(share, axis_name="dev")(sigs, many_taps)

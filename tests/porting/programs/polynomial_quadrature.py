@@ -39,7 +39,12 @@ def chebyshev_nodes(n):
 def run():
     out = {}
     nodes, weights, tri_eigs = gauss_legendre(5)
-    out["gauss_legendre"] = [nodes, weights, jnp.abs(jnp.sort(tri_eigs) - nodes).max() < 1e-5, weights.sum()]
+    out["gauss_legendre"] = [
+        nodes,
+        weights,
+        jnp.abs(jnp.sort(tri_eigs) - nodes).max() < 1e-5,
+        weights.sum(),
+    ]
     powers = jnp.arange(11)
     exact = jnp.where(powers % 2 == 0, 2.0 / (powers + 1), 0.0)
     rule = jnp.sum(weights[None, :] * nodes[None, :] ** powers[:, None], axis=1)

@@ -136,9 +136,7 @@ def _cells(shown, mark, drop):
     def lerp_batch(args, dims):
         size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
         moved = [
-            jnp.broadcast_to(a, (size, *np.shape(a)))
-            if d is None
-            else jnp.moveaxis(a, d, 0)
+            jnp.broadcast_to(a, (size, *np.shape(a))) if d is None else jnp.moveaxis(a, d, 0)
             for a, d in zip(args, dims)
         ]
         return lerp(*moved), 0
@@ -148,7 +146,9 @@ def _cells(shown, mark, drop):
     mark("vmap")
     table = np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
     weights = np.array([[0.5, 0.1], [0.2, 0.3], [1.0, 0.0]])
-    shown["vmap_axes"] = jax.vmap(lerp, in_axes=(1, None, 0))(table, np.array([10.0, 20.0]), weights)
+    shown["vmap_axes"] = jax.vmap(lerp, in_axes=(1, None, 0))(
+        table, np.array([10.0, 20.0]), weights
+    )
     mark("vmap_axes")
     shown["jit_vmap"] = jax.jit(jax.vmap(lerp))(xs, ys, ts)
     drop()

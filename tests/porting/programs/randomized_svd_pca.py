@@ -67,26 +67,53 @@ def run():
     comp_eigh, var_eigh = pca_eigh(x, 3)
     u, s, vt = randomized_svd(jax.random.PRNGKey(1), xc, 3)
     comp_rand = flip_signs(vt)
-    out["components"] = [comp_svd, jnp.abs(comp_svd - comp_eigh).max() < 1e-3, jnp.abs(comp_svd - comp_rand).max() < 1e-3]
+    out["components"] = [
+        comp_svd,
+        jnp.abs(comp_svd - comp_eigh).max() < 1e-3,
+        jnp.abs(comp_svd - comp_rand).max() < 1e-3,
+    ]
     out["variances"] = [var_svd[:4], jnp.abs(var_svd[:3] - var_eigh[:3]).max() < 1e-3, (s**2 / 39)]
     ratio = var_svd / var_svd.sum()
-    out["explained"] = [ratio[:3], jnp.cumsum(ratio)[2], jnp.searchsorted(jnp.cumsum(ratio), 0.99) + 1]
+    out["explained"] = [
+        ratio[:3],
+        jnp.cumsum(ratio)[2],
+        jnp.searchsorted(jnp.cumsum(ratio), 0.99) + 1,
+    ]
 
     scores = xc @ comp_svd.T
     white = scores / jnp.sqrt(var_svd[:3])
     out["whitened_cov"] = jnp.cov(white, rowvar=False)
     recon = scores @ comp_svd
     sv = jnp.linalg.svd(xc, compute_uv=False)
-    out["reconstruction"] = [jnp.linalg.norm(xc - recon, "fro"), jnp.sqrt(jnp.sum(sv[3:] ** 2)), jnp.linalg.norm(xc - recon, 2), sv[3]]
+    out["reconstruction"] = [
+        jnp.linalg.norm(xc - recon, "fro"),
+        jnp.sqrt(jnp.sum(sv[3:] ** 2)),
+        jnp.linalg.norm(xc - recon, 2),
+        sv[3],
+    ]
     out["norms"] = [jnp.linalg.norm(xc, "fro"), jnp.linalg.norm(xc, "nuc"), jnp.linalg.norm(xc, 2), jnp.linalg.norm(xc, -2),
                     jnp.linalg.norm(xc, 1), jnp.linalg.norm(xc, jnp.inf)]  # fmt: skip
-    out["rank"] = [jnp.linalg.matrix_rank(xc), jnp.linalg.matrix_rank(recon), jnp.linalg.matrix_rank(recon, rtol=1e-3)]
+    out["rank"] = [
+        jnp.linalg.matrix_rank(xc),
+        jnp.linalg.matrix_rank(recon),
+        jnp.linalg.matrix_rank(recon, rtol=1e-3),
+    ]
 
     y = jnp.sin(jnp.arange(40.0))
     by_pinv = jnp.linalg.pinv(xc) @ y
     by_lstsq, residuals, rank, svals = jnp.linalg.lstsq(xc, y)
-    out["least_squares"] = [by_pinv, jnp.abs(by_pinv - by_lstsq).max() < 1e-4, residuals, rank, svals[:3]]
-    out["svdvals"] = jnp.abs(jnp.linalg.svdvals(xc) - sv).max() < 1e-3 if hasattr(jnp.linalg, "svdvals") else True
+    out["least_squares"] = [
+        by_pinv,
+        jnp.abs(by_pinv - by_lstsq).max() < 1e-4,
+        residuals,
+        rank,
+        svals[:3],
+    ]
+    out["svdvals"] = (
+        jnp.abs(jnp.linalg.svdvals(xc) - sv).max() < 1e-3
+        if hasattr(jnp.linalg, "svdvals")
+        else True
+    )
 
     q1 = jnp.linalg.qr(comp_svd.T)[0]
     q2 = jnp.linalg.qr(comp_rand.T)[0]
@@ -97,5 +124,8 @@ def run():
     uu, ss, vv = jnp.linalg.svd(xc, full_matrices=False)
     out["sv_grad"] = [jnp.abs(g - jnp.outer(uu[:, 0], vv[0])).max() < 1e-4, jnp.sum(g * xc)]
     batch = jnp.stack([xc[:12], xc[12:24], xc[24:36]])
-    out["batched_sv"] = [jax.vmap(top_singular_value)(batch), jax.vmap(jax.grad(top_singular_value))(batch).shape]
+    out["batched_sv"] = [
+        jax.vmap(top_singular_value)(batch),
+        jax.vmap(jax.grad(top_singular_value))(batch).shape,
+    ]
     return out

@@ -40,7 +40,9 @@ def rotations(out):
     out["from_matrix_quat"] = from_m.as_quat()
     out["from_quat_scalar_first"] = Rotation.from_quat(jnp.array([0.0, 0.0, 0.6, 0.8])).as_rotvec()
     stack = Rotation.from_quat(jnp.stack([r.as_quat() for r in (r1, r2, r3)]))
-    out["concatenate_singles_len"] = len(Rotation.concatenate([stack, Rotation.from_rotvec(jnp.zeros((1, 3)))]))
+    out["concatenate_singles_len"] = len(
+        Rotation.concatenate([stack, Rotation.from_rotvec(jnp.zeros((1, 3)))])
+    )
     out["stack_len"] = len(stack)
     out["mean"] = stack.mean().as_quat()
     out["magnitudes"] = stack.magnitude()
@@ -63,15 +65,21 @@ def interpolation(out):
     out["grid_linear"] = lin(pts)
     out["grid_nearest"] = RegularGridInterpolator((xs, ys), field, method="nearest")(pts)
     outside = jnp.array([[1.5, 0.0], [0.2, 0.1]])
-    out["grid_fill"] = RegularGridInterpolator((xs, ys), field, bounds_error=False, fill_value=-9.0)(outside)
-    out["grid_extrapolate"] = RegularGridInterpolator((xs, ys), field, bounds_error=False, fill_value=None)(outside)
+    out["grid_fill"] = RegularGridInterpolator(
+        (xs, ys), field, bounds_error=False, fill_value=-9.0
+    )(outside)
+    out["grid_extrapolate"] = RegularGridInterpolator(
+        (xs, ys), field, bounds_error=False, fill_value=None
+    )(outside)
 
 
 def spectra(out):
     x = jnp.arange(24.0).reshape(2, 3, 4) % 5 - 2.0
     out["fftn_ortho"] = jnp.abs(jnp.fft.fftn(x, norm="ortho"))
     out["fftn_axes_s"] = jnp.abs(jnp.fft.fftn(x, s=(4, 6), axes=(1, 2)))
-    out["fftn_forward_roundtrip"] = jnp.real(jnp.fft.ifftn(jnp.fft.fftn(x, norm="forward"), norm="forward"))
+    out["fftn_forward_roundtrip"] = jnp.real(
+        jnp.fft.ifftn(jnp.fft.fftn(x, norm="forward"), norm="forward")
+    )
     r = jnp.fft.rfftn(x, axes=(0, 2))
     out["rfftn_shape"] = list(r.shape)
     out["irfftn"] = jnp.fft.irfftn(r, s=(2, 4), axes=(0, 2))
@@ -79,7 +87,10 @@ def spectra(out):
     out["hfft"] = jnp.fft.hfft(h)
     ih = jnp.fft.ihfft(h)
     out["ihfft"] = [jnp.real(ih), jnp.imag(ih)]
-    out["shifts"] = [jnp.fft.fftshift(jnp.arange(7)), jnp.fft.ifftshift(jnp.arange(6).reshape(2, 3))]
+    out["shifts"] = [
+        jnp.fft.fftshift(jnp.arange(7)),
+        jnp.fft.ifftshift(jnp.arange(6).reshape(2, 3)),
+    ]
 
 
 def signals(out):
@@ -89,13 +100,23 @@ def signals(out):
     out["detrend_constant"] = jsp.signal.detrend(sig, type="constant")
     k = jnp.array([0.25, 0.5, 0.25])
     out["fftconvolve"] = jsp.signal.fftconvolve(sig, k, mode="same")
-    out["fftconvolve_full_matches"] = bool(jnp.allclose(jsp.signal.fftconvolve(sig, k), jnp.convolve(sig, k), atol=1e-5))
+    out["fftconvolve_full_matches"] = bool(
+        jnp.allclose(jsp.signal.fftconvolve(sig, k), jnp.convolve(sig, k), atol=1e-5)
+    )
     img = jnp.arange(20.0).reshape(4, 5) % 3
-    out["correlate2d"] = jsp.signal.correlate2d(img, jnp.array([[1.0, -1.0], [0.5, 0.0]]), mode="valid")
-    out["block_diag"] = jsp.linalg.block_diag(jnp.ones((2, 2)), 2 * jnp.eye(1), jnp.arange(6.0).reshape(2, 3))
-    out["toeplitz"] = jsp.linalg.toeplitz(jnp.array([1.0, 2.0, 3.0]), jnp.array([1.0, -1.0, -2.0, -3.0]))
+    out["correlate2d"] = jsp.signal.correlate2d(
+        img, jnp.array([[1.0, -1.0], [0.5, 0.0]]), mode="valid"
+    )
+    out["block_diag"] = jsp.linalg.block_diag(
+        jnp.ones((2, 2)), 2 * jnp.eye(1), jnp.arange(6.0).reshape(2, 3)
+    )
+    out["toeplitz"] = jsp.linalg.toeplitz(
+        jnp.array([1.0, 2.0, 3.0]), jnp.array([1.0, -1.0, -2.0, -3.0])
+    )
     out["toeplitz_sym"] = jsp.linalg.toeplitz(jnp.array([4.0, 1.0, 0.5]))
-    val, sign = jsp.special.logsumexp(jnp.array([1.0, 2.0, 3.0]), b=jnp.array([1.0, -2.0, 0.5]), return_sign=True)
+    val, sign = jsp.special.logsumexp(
+        jnp.array([1.0, 2.0, 3.0]), b=jnp.array([1.0, -2.0, 0.5]), return_sign=True
+    )
     out["logsumexp_sign"] = [val, sign]
     samples = jnp.concatenate([jnp.sin(jnp.arange(15.0)), 2.0 + 0.5 * jnp.cos(jnp.arange(10.0))])
     kde = jsp.stats.gaussian_kde(samples)
@@ -103,7 +124,10 @@ def signals(out):
     out["kde_bw"] = [kde.covariance, kde.neff]
     m = jsp.stats.mode(jnp.array([[1, 2, 2, 3], [4, 4, 1, 1]]), axis=1)
     out["mode"] = [m.mode, m.count]
-    out["rankdata"] = [jsp.stats.rankdata(jnp.array([3.0, 1.0, 3.0, 2.0]), method=mm) for mm in ("average", "min", "max", "dense", "ordinal")]
+    out["rankdata"] = [
+        jsp.stats.rankdata(jnp.array([3.0, 1.0, 3.0, 2.0]), method=mm)
+        for mm in ("average", "min", "max", "dense", "ordinal")
+    ]
 
 
 def run():

@@ -43,7 +43,9 @@ def at_updates(out):
     out["get_default_oob"] = x[jnp.array([7, -9])]
     out["set_drop"] = x.at[jnp.array([1, 9])].set(0.0, mode="drop")
     out["add_clip"] = x.at[jnp.array([1, 9])].add(5.0, mode="clip")
-    out["sorted_unique"] = x.at[jnp.array([1, 3])].add(1.0, indices_are_sorted=True, unique_indices=True)
+    out["sorted_unique"] = x.at[jnp.array([1, 3])].add(
+        1.0, indices_are_sorted=True, unique_indices=True
+    )
     out["promise"] = x.at[jnp.array([0, 1])].get(mode="promise_in_bounds")
     m = jnp.zeros((3, 4), jnp.int32)
     out["2d_pairs"] = m.at[jnp.array([0, 2, 0]), jnp.array([1, 3, 1])].add(1)
@@ -61,10 +63,14 @@ def take_family(out):
     out["take_flat"] = jnp.take(a, jnp.array([1, 11]))
     order = jnp.argsort(-a, axis=1)
     out["take_along"] = jnp.take_along_axis(a, order, axis=1)
-    out["take_along_fill"] = jnp.take_along_axis(a, jnp.array([[0], [9], [2]]), axis=1, mode="fill", fill_value=0.5)
+    out["take_along_fill"] = jnp.take_along_axis(
+        a, jnp.array([[0], [9], [2]]), axis=1, mode="fill", fill_value=0.5
+    )
     out["put"] = jnp.put(jnp.zeros(6), jnp.array([1, 4]), jnp.array([3.0, 5.0]), inplace=False)
     out["put_wrap"] = jnp.put(jnp.zeros(6), jnp.array([7]), 1.0, mode="wrap", inplace=False)
-    out["place"] = jnp.place(jnp.arange(6.0), jnp.arange(6) % 2 == 0, jnp.array([-1.0, -2.0]), inplace=False)
+    out["place"] = jnp.place(
+        jnp.arange(6.0), jnp.arange(6) % 2 == 0, jnp.array([-1.0, -2.0]), inplace=False
+    )
     choices = [jnp.zeros(4), jnp.ones(4), jnp.full(4, 2.0)]
     out["choose"] = jnp.choose(jnp.array([0, 2, 1, 0]), choices)
     out["choose_clip"] = jnp.choose(jnp.array([0, 5, 1, -1]), choices, mode="clip")
@@ -91,18 +97,26 @@ def ufunc_methods(out):
 def explicit_dnums(out):
     table = jnp.arange(20.0).reshape(5, 4)
     rows = jnp.array([[3], [0], [3]])
-    dn = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    dn = lax.GatherDimensionNumbers(
+        offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)
+    )
     out["gather_rows"] = lax.gather(table, rows, dn, slice_sizes=(1, 4))
     img = jnp.arange(36.0).reshape(6, 6)
     starts = jnp.array([[0, 0], [2, 3], [4, 4]])
-    dn2 = lax.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1))
+    dn2 = lax.GatherDimensionNumbers(
+        offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1)
+    )
     out["gather_patches"] = lax.gather(img, starts, dn2, slice_sizes=(2, 2), mode="clip")
-    out["gather_patches_fill"] = lax.gather(img, starts + 1, dn2, slice_sizes=(2, 2), mode="fill", fill_value=-1.0)
+    out["gather_patches_fill"] = lax.gather(
+        img, starts + 1, dn2, slice_sizes=(2, 2), mode="fill", fill_value=-1.0
+    )
     sdn = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
                                       scatter_dims_to_operand_dims=(0,))  # fmt: skip
     out["scatter_add_rows"] = lax.scatter_add(jnp.zeros((5, 4)), rows, jnp.ones((3, 4)), sdn)
     out["scatter_rows"] = lax.scatter(jnp.zeros((5, 4)), rows[:2], 2.0 * jnp.ones((2, 4)), sdn)
-    out["scatter_max"] = lax.scatter_max(jnp.zeros((5, 4)), rows, jnp.arange(12.0).reshape(3, 4), sdn)
+    out["scatter_max"] = lax.scatter_max(
+        jnp.zeros((5, 4)), rows, jnp.arange(12.0).reshape(3, 4), sdn
+    )
 
 
 def gradients(out):
@@ -119,7 +133,9 @@ def gradients(out):
     out["mul_grads"] = jax.grad(mul, argnums=(0, 1))(x, v)
     batched = jax.vmap(lambda row, i: row.at[i].add(1.0).sum() + row[i] ** 2)
     out["vmap_grad"] = jax.grad(lambda m: jnp.sum(batched(m, jnp.array([0, 2, 1]))))(emb[:3])
-    out["take_along_grad"] = jax.grad(lambda a: jnp.sum(jnp.take_along_axis(a, jnp.array([[2, 2], [0, 1]]), 1) ** 2))(emb[:2])
+    out["take_along_grad"] = jax.grad(
+        lambda a: jnp.sum(jnp.take_along_axis(a, jnp.array([[2, 2], [0, 1]]), 1) ** 2)
+    )(emb[:2])
 
 
 def run():

@@ -44,7 +44,9 @@ def planning(out):
     out["output_shape"] = spec(jax.eval_shape(model.apply, params, x))
     counts = jax.tree.map(lambda s: int(np.prod(s.shape)), params)
     out["param_count"] = jax.tree.reduce(lambda a, b: a + b, counts)
-    out["param_bytes"] = sum(int(np.prod(s.shape)) * s.dtype.itemsize for s in jax.tree.leaves(params))
+    out["param_bytes"] = sum(
+        int(np.prod(s.shape)) * s.dtype.itemsize for s in jax.tree.leaves(params)
+    )
 
     def huge(n):
         return jnp.zeros((n.shape[0], 10**6, 10**3)) + n[:, None, None]

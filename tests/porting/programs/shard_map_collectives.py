@@ -75,7 +75,11 @@ def _cells(out, errors, mark):
     host = np.arange(24.0).reshape(8, 3)
     got = jax.shard_map(blocks_fn, in_specs=P("k"), out_specs=P("k"))(jax.device_put(host, P("k")))
     want = np.concatenate([blocks_fn(b) for b in np.split(host, 4)])
-    print(got.shape, _close(got, want), _close(jax.vmap(blocks_fn)(host.reshape(4, 2, 3)), want.reshape(4, 2, 2)))
+    print(
+        got.shape,
+        _close(got, want),
+        _close(jax.vmap(blocks_fn)(host.reshape(4, 2, 3)), want.reshape(4, 2, 2)),
+    )
 
     @jax.shard_map(in_specs=P(), out_specs=P())
     def whole(b):
@@ -236,7 +240,9 @@ def _cells(out, errors, mark):
             x = jnp.tanh(lax.psum_scatter(x @ w, "d", scatter_dimension=1, tiled=True) + b)
         return x
 
-    tp_out = jax.jit(forward_tp)(jax.device_put(params, P("d")), jax.device_put(batch[0], P(None, "d")))
+    tp_out = jax.jit(forward_tp)(
+        jax.device_put(params, P("d")), jax.device_put(batch[0], P(None, "d"))
+    )
     print("tp", jax.typeof(tp_out), _close(tp_out, forward(params, batch[0])))
     mark("dp fsdp tp")
 

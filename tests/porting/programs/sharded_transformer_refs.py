@@ -138,8 +138,12 @@ def _cells(out, errors, mark):
 
         value, grads = jax.value_and_grad(loss)(jax.tree.map(jax.ref.get, state.params))
         jax.tree.map(lambda p, g, m: adam(cfg, p, g, m), state.params, grads, state.moments)
-        return {"loss": value, "grad_norm": jnp.sqrt(sum(jnp.sum(jnp.square(g.astype(jnp.float32)))
-                                                         for g in jax.tree.leaves(grads)))}
+        return {
+            "loss": value,
+            "grad_norm": jnp.sqrt(
+                sum(jnp.sum(jnp.square(g.astype(jnp.float32))) for g in jax.tree.leaves(grads))
+            ),
+        }
 
     def batches(cfg):
         text = np.frombuffer(b"the quick brown fox jumps over the lazy dog; pack my box", np.uint8)
@@ -147,7 +151,9 @@ def _cells(out, errors, mark):
         for step in itertools.count():
             rows = np.stack([np.roll(ids, -(3 * r + step)) for r in range(cfg.batch)])
             batch = {"inputs": rows[:, : cfg.length], "targets": rows[:, 1 : cfg.length + 1]}
-            yield {k: jax.make_array_from_process_local_data(P("fsdp"), v) for k, v in batch.items()}
+            yield {
+                k: jax.make_array_from_process_local_data(P("fsdp"), v) for k, v in batch.items()
+            }
 
     cfg = Settings()
     mesh = cfg.place()
@@ -166,7 +172,11 @@ def _cells(out, errors, mark):
     mark("train")
 
     final = jax.tree.map(jax.ref.get, state)
-    print(jax.tree.structure(final).num_leaves, jax.typeof(first["inputs"]), first["inputs"].sharding.spec)
+    print(
+        jax.tree.structure(final).num_leaves,
+        jax.typeof(first["inputs"]),
+        first["inputs"].sharding.spec,
+    )
     mark("state")
     out["batch"] = [first["inputs"], first["targets"]]
     out["losses"] = losses

@@ -51,8 +51,12 @@ class Siren(nn.Module):
             dense = nn.Dense(self.hidden, kernel_init=siren_init(self.w0, i == 0),
                              bias_init=bias_init(x.shape[-1]), name=f"sine{i}")  # fmt: skip
             x = jnp.sin(self.w0 * dense(x)) if i == 0 else jnp.sin(dense(x))
-        return nn.Dense(self.out, kernel_init=siren_init(self.w0, False),
-                        bias_init=bias_init(x.shape[-1]), name="linear")(x)
+        return nn.Dense(
+            self.out,
+            kernel_init=siren_init(self.w0, False),
+            bias_init=bias_init(x.shape[-1]),
+            name="linear",
+        )(x)
 
 
 def image(size=8):
@@ -174,4 +178,3 @@ def run():
         jnp.arange(3))  # fmt: skip
     out["codes"] = h_params["codes"]["embedding"]
     return out
-

@@ -170,7 +170,9 @@ def _cells(out, errors, mark):
             result, weak = dtypes.lattice_result_type(a, b)
             if weak:
                 result = type(result.type(0).item())
-            differs = jnp.bfloat16 in (a, b) or jnp.promote_types(a, b) is not np.promote_types(a, b)
+            differs = jnp.bfloat16 in (a, b) or jnp.promote_types(a, b) is not np.promote_types(
+                a, b
+            )
             cells.append(short(result) + ("!" if differs else ""))
         rows.append(short(a) + ": " + " ".join(cells))
     out["lattice"] = rows

@@ -55,7 +55,9 @@ def statistics(out):
     out["robust_z"] = jnp.nan_to_num((income - med) / (1.4826 * mad), nan=0.0)[:8]
     lo, hi = jnp.nanpercentile(income, jnp.array([5.0, 95.0]))
     out["winsorised"] = jnp.clip(income, lo, hi)
-    out["nan_to_num"] = jnp.nan_to_num(jnp.array([jnp.nan, jnp.inf, -jnp.inf, 1.0]), nan=-1.0, posinf=9.0)
+    out["nan_to_num"] = jnp.nan_to_num(
+        jnp.array([jnp.nan, jnp.inf, -jnp.inf, 1.0]), nan=-1.0, posinf=9.0
+    )
     out["all_nan_median"] = jnp.nanmedian(jnp.full(3, jnp.nan))
 
 
@@ -81,7 +83,11 @@ def reshaping(out):
     out["partition"] = jnp.sort(jnp.partition(x, 4)[:4])
     out["argpartition_smallest"] = jnp.sort(x[jnp.argpartition(x, 3)[:3]])
     out["select"] = jnp.select([x < 30, x < 50], [0, 1], default=2)
-    out["piecewise"] = jnp.piecewise(score, [score < -1, score > 1], [lambda s: -1.0 - 0.1 * s, lambda s: 1.0 + 0.1 * s, lambda s: s])
+    out["piecewise"] = jnp.piecewise(
+        score,
+        [score < -1, score > 1],
+        [lambda s: -1.0 - 0.1 * s, lambda s: 1.0 + 0.1 * s, lambda s: s],
+    )
     out["digitize"] = jnp.digitize(x, jnp.array([25.0, 35.0, 45.0, 55.0]), right=True)
     m = jnp.stack([score[:6], score[6:12], score[12:18]])
     out["apply_along"] = jnp.apply_along_axis(lambda r: jnp.sort(r)[::-1][:2], 1, m)
@@ -110,7 +116,14 @@ def reshaping(out):
 
 def ridge(out):
     age, income, score, city, target = table()
-    feats = jnp.stack([jnp.nan_to_num(age, nan=jnp.nanmedian(age)), jnp.log(jnp.nan_to_num(income, nan=jnp.nanmedian(income))), score], 1)
+    feats = jnp.stack(
+        [
+            jnp.nan_to_num(age, nan=jnp.nanmedian(age)),
+            jnp.log(jnp.nan_to_num(income, nan=jnp.nanmedian(income))),
+            score,
+        ],
+        1,
+    )
     feats = (feats - feats.mean(0)) / feats.std(0)
     onehot = (city[:, None] == jnp.arange(5)).astype(jnp.float32)
     design = jnp.concatenate([feats, onehot], 1)

@@ -52,7 +52,9 @@ def run():
     f0, (f1, f2) = jet(lambda z: jnp.sin(z**3), (h0,), ((h1, h2),))
     x, dx, ddx = h0**3, 3 * h0**2 * h1, 6 * h0 * h1**2 + 3 * h0**2 * h2
     out["faa_di_bruno"] = jnp.array([f0, f1, f2])
-    out["by_hand"] = jnp.array([jnp.sin(x), jnp.cos(x) * dx, -jnp.sin(x) * dx**2 + jnp.cos(x) * ddx])
+    out["by_hand"] = jnp.array(
+        [jnp.sin(x), jnp.cos(x) * dx, -jnp.sin(x) * dx**2 + jnp.cos(x) * ddx]
+    )
 
     w = jnp.array([[0.4, -0.3, 0.2], [0.1, 0.5, -0.6]])
     vec = lambda v: jnp.tanh(w @ v) ** 2  # noqa: E731
@@ -67,7 +69,9 @@ def run():
                                ([1.0, 0.0], [0.5, 1.0]))  # fmt: skip
     out["jet2"] = jet_lib.jet2(lambda s: jnp.exp(2 * s), (0.5,), ((1.0, 0.5, 0.1),))
     grid = jnp.linspace(-1.0, 1.0, 4)
-    gauss = lambda s: jet(lambda y: jnp.exp(-(y**2)), (s,), ((jnp.ones_like(s), jnp.zeros_like(s)),))  # noqa: E731
+    gauss = lambda s: jet(
+        lambda y: jnp.exp(-(y**2)), (s,), ((jnp.ones_like(s), jnp.zeros_like(s)),)
+    )  # noqa: E731
     out["jit_jet"] = jax.jit(gauss)(grid)
     out["vmap_jet"] = jax.vmap(lambda s: jet(jnp.cos, (s,), ((1.0, 0.0),))[1][1])(grid)
     out["fact"] = jet_lib.fact(jnp.arange(5.0))
@@ -77,7 +81,7 @@ def run():
     z0 = jax.random.normal(jax.random.PRNGKey(0), (2,))
     target = jnp.array([1.0, -0.5])
     params = model.init(jax.random.PRNGKey(1), z0, 0.0)
-    field = lambda p: (lambda z, t: model.apply(p, z, t))  # noqa: E731
+    field = lambda p: lambda z, t: model.apply(p, z, t)  # noqa: E731
     derivs = total_derivatives(field(params), z0, 0.0, 3)
     out["total_derivatives"] = derivs
     eps = 1e-3

@@ -144,8 +144,9 @@ def run():
             "bce": optax.sigmoid_binary_cross_entropy(fixed, masks).mean(),
             "focal": optax.sigmoid_focal_loss(fixed, masks, alpha=0.25, gamma=2.0).mean(),
             "perfect_dice": dice_loss(jnp.where(masks > 0, 20.0, -20.0), masks),
-            "multiclass_dice": multiclass_dice(jnp.concatenate([fixed, -fixed, fixed * 0.5], -1),
-                                               labels),  # fmt: skip
+            "multiclass_dice": multiclass_dice(
+                jnp.concatenate([fixed, -fixed, fixed * 0.5], -1), labels
+            ),  # fmt: skip
         },
     }
     probe = TrainState.create(apply_fn=None, params={"w": jnp.ones(2)}, batch_stats={},

@@ -34,11 +34,16 @@ def axes_specs(out):
     out["out_axes_tuple"] = [both[0].shape, both[1]]
     out["out_axes_none"] = jax.vmap(lambda x: (x + 1, jnp.float32(3.0)), out_axes=(0, None))(xs)[1]
     out["axis_size"] = jax.vmap(lambda: jnp.ones(2), axis_size=3)()
-    out["out_axes_tree"] = jax.vmap(lambda x: {"a": x, "s": x.sum()}, out_axes={"a": 1, "s": 0})(xs)["a"].shape
-    out["errors"] = printed.first_lines({
-        "sizes": lambda: jax.vmap(lambda a, b: a + b)(jnp.ones(3), jnp.ones(4)),
-        "out_none_batched": lambda: jax.vmap(lambda x: x, out_axes=None)(xs),
-    }, ValueError)
+    out["out_axes_tree"] = jax.vmap(lambda x: {"a": x, "s": x.sum()}, out_axes={"a": 1, "s": 0})(
+        xs
+    )["a"].shape
+    out["errors"] = printed.first_lines(
+        {
+            "sizes": lambda: jax.vmap(lambda a, b: a + b)(jnp.ones(3), jnp.ones(4)),
+            "out_none_batched": lambda: jax.vmap(lambda x: x, out_axes=None)(xs),
+        },
+        ValueError,
+    )
 
 
 def named_axes(out):
@@ -55,12 +60,18 @@ def named_axes(out):
     out["psum_two"] = jax.vmap(jax.vmap(f, axis_name="j"), axis_name="i")(grid)
     out["pmax"] = jax.vmap(lambda v: lax.pmax(v, "b"), axis_name="b")(x)
     out["all_gather"] = jax.vmap(lambda v: lax.all_gather(v, "b"), axis_name="b")(x[:, 0])
-    out["all_gather_tiled"] = jax.vmap(lambda v: lax.all_gather(v, "b", tiled=True), axis_name="b")(x[:, :2]).shape
+    out["all_gather_tiled"] = jax.vmap(lambda v: lax.all_gather(v, "b", tiled=True), axis_name="b")(
+        x[:, :2]
+    ).shape
     out["axis_index"] = jax.vmap(lambda v: v * lax.axis_index("b"), axis_name="b")(x)
-    out["psum_scatter"] = jax.vmap(lambda v: lax.psum_scatter(v, "b"), axis_name="b")(jnp.arange(16.0).reshape(4, 4))
+    out["psum_scatter"] = jax.vmap(lambda v: lax.psum_scatter(v, "b"), axis_name="b")(
+        jnp.arange(16.0).reshape(4, 4)
+    )
     perm = [(i, (i + 1) % 4) for i in range(4)]
     out["ppermute"] = jax.vmap(lambda v: lax.ppermute(v, "b", perm), axis_name="b")(x)
-    out["grad_through_pmean"] = jax.grad(lambda x: jnp.sum(jax.vmap(batch_norm, axis_name="batch")(x)[:, 0] ** 3))(x)
+    out["grad_through_pmean"] = jax.grad(
+        lambda x: jnp.sum(jax.vmap(batch_norm, axis_name="batch")(x)[:, 0] ** 3)
+    )(x)
 
 
 def per_example(out):
@@ -100,7 +111,9 @@ def user_rules(out):
     out["custom_plain"] = scaled_norm(xs[0], 2.0)
     out["custom_batched_x"] = jax.vmap(scaled_norm, in_axes=(0, None))(xs, 2.0)
     out["custom_batched_both"] = jax.vmap(scaled_norm)(xs, jnp.array([1.0, 3.0]))
-    out["custom_batched_scale"] = jax.vmap(scaled_norm, in_axes=(None, 0))(xs[1], jnp.array([1.0, 3.0]))
+    out["custom_batched_scale"] = jax.vmap(scaled_norm, in_axes=(None, 0))(
+        xs[1], jnp.array([1.0, 3.0])
+    )
     seq = jax.custom_batching.sequential_vmap(lambda x: jnp.sort(x)[::-1])
     out["sequential"] = jax.vmap(seq)(jnp.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]))
     poly = jnp.vectorize(lambda x, coeffs: jnp.polyval(coeffs, x), excluded={1})
