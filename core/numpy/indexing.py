@@ -798,9 +798,9 @@ def unique(
 ) -> Any:
     """The sorted unique values (of the flattened array), or with `axis` the unique slices.
 
-    Without `axis`, concrete arrays support every `return_*` flag and a traced array needs a
-    static `size=` and returns only the values (padded with `fill_value`, by default the
-    smallest value). With `axis` (`_unique_slices`), traced arrays take the flags too.
+    A traced array needs a static `size=`: its values come padded with `fill_value` (by
+    default the smallest value); its `return_*` flags, and those of `axis`, run
+    `_unique_slices` (JAX's algorithm).
     `sorted` is unused, as in JAX (the values always come sorted)."""
     check_arraylike("unique", ar)
     ar = ensure_array(ar)
@@ -809,13 +809,20 @@ def unique(
         flags = (return_index, return_inverse, return_counts)
         return _unique_slices(ar, int(axis), flags, equal_nan, size, fill_value)
     if isinstance(ar, Tracer):
-        if size is None or return_index or return_inverse or return_counts:
+        if size is None:
             raise ConcretizationTypeError(  # JAX's class (not the boolean-index one)
                 f"traced array with shape {get_aval(ar).str_short(short_dtypes=False)}",
-                _UNIQUE_SIZE + " (and no return_index/return_inverse/return_counts).",
+                _UNIQUE_SIZE + ".",
             )
-
         n = get_aval(ar).size
+        if return_index or return_inverse or return_counts:  # JAX's algorithm on the elements
+            flags = (return_index, return_inverse, return_counts)
+            res = _unique_slices(sh.reshape(ar, (n,)), 0, flags, equal_nan, size, fill_value)
+            if not return_inverse:
+                return res
+            i = 1 + return_index  # the inverse has the input's shape, as JAX's
+            inverse = sh.reshape(res[i], get_aval(ar).shape)
+            return (*res[:i], inverse, *res[i + 1 :])
         if get_aval(ar).dtype.kind == "c":  # JAX's unique: complex NaNs become nan + 0j
             ar = ew.select_n(ew.ne(ar, ar), ar, ew.full_like(ar, np.nan))
         s = sort(sh.reshape(ar, (n,)), 0)

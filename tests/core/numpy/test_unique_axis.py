@@ -127,3 +127,23 @@ def test_unique_along_an_axis_matches_jax(expr, expected):
 def test_unique_along_an_axis_of_a_traced_array_needs_a_size():
     with pytest.raises(jax.errors.ConcretizationTypeError, match="size argument"):
         jax.jit(lambda x: jnp.unique(x, axis=0))(jnp.ones((3, 2)))
+
+
+def test_flat_unique_under_jit_takes_the_flags_with_a_size():
+    # JAX 0.10.2's results (the flattened elements; the inverse has the input's shape)
+    x = jnp.array([[3, 1, 4], [1, 5, 9]])
+    flags = dict(return_index=True, return_inverse=True, return_counts=True)
+    r = jax.jit(lambda v: jnp.unique(v, **flags, size=6, fill_value=-1))(x)
+    want = [[1, 3, 4, 5, 9, -1], [1, 0, 2, 4, 5, 1], [[1, 0, 2], [0, 3, 4]], [2, 1, 1, 1, 1, 0]]
+    for got, w in zip(r, want, strict=True):
+        np.testing.assert_array_equal(got, w)
+        assert str(got.dtype) == "int32"
+    f = jnp.array([0.5, jnp.nan, -1.0, 0.5, jnp.nan])
+    values, counts = jax.jit(lambda v: jnp.unique(v, return_counts=True, size=3))(f)
+    np.testing.assert_array_equal(values, [-1.0, 0.5, np.nan])
+    np.testing.assert_array_equal(counts, [1, 2, 2])
+    values, inverse = jax.jit(
+        lambda v: jnp.unique(v, return_inverse=True, size=4, equal_nan=False)
+    )(f)
+    np.testing.assert_array_equal(values, [-1.0, 0.5, np.nan, np.nan])
+    np.testing.assert_array_equal(inverse, [1, 2, 0, 1, 3])
