@@ -140,6 +140,7 @@ MODEL_GROUPS = {
         "linalg_norms_conditioning",
         "rigid_motion_signals",
         "scatter_gather_indexing",
+        "scipy_signal_ndimage",
         "sets_sorting_statistics",
         "shapes_without_compute",
         "tabular_preprocessing",
