@@ -207,7 +207,7 @@ class VariablesNotIterableError(InvalidVariablesError, TypeError):
     """
 
 
-class ParamsWithoutWrapperError(ScopeCollectionNotFound, ValueError):
+class ParamsWithoutWrapperError(ScopeCollectionNotFound):
     """``apply`` got the parameter tree itself instead of ``{'params': params}``.
 
     Failing code::

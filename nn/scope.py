@@ -358,7 +358,10 @@ class Scope:
 
     def _missing(self, col: str, name: str) -> Exception:
         root_vars = self.root._variables
-        if col == "params" and "params" not in root_vars and root_vars:
+        # the parameter tree itself given as the variables: its top level names this module's
+        # variable or the first module on its path (not collections such as 'batch_stats')
+        unwrapped = name in root_vars or bool(self.path) and self.path[0] in root_vars
+        if col == "params" and "params" not in root_vars and unwrapped:
             return errors.ParamsWithoutWrapperError(root_vars.keys(), self.path_text, name, col)
         if not root_vars.get(col):
             return errors.CollectionNotFoundError(col, name, self.path_text, root_vars.keys())

@@ -184,6 +184,11 @@ def test_no_builtin_base_where_flax_raises_its_own_class(case):
 
 
 def test_checkpoint_exists_is_flax_invalid_checkpoint(tmp_path):
-    train.checkpoints.save_checkpoint(tmp_path, {"w": jnp.ones(2)}, step=2)
+    # an older step: Flax's legacy (msgpack) writer refuses it (its Orbax writer saves it)
+    save = train.checkpoints.save_checkpoint
+    save(tmp_path, {"w": jnp.ones(2)}, step=2, format="msgpack")
     with pytest.raises(nn.errors.InvalidCheckpointError, match="overwrite=True"):
-        train.checkpoints.save_checkpoint(tmp_path, {"w": jnp.ones(2)}, step=1)
+        save(tmp_path, {"w": jnp.ones(2)}, step=1, format="msgpack")
+    with pytest.raises(nn.errors.InvalidCheckpointError, match="overwrite=True"):
+        save(tmp_path / "npz", {"w": jnp.ones(2)}, step=2)
+        save(tmp_path / "npz", {"w": jnp.ones(2)}, step=2)

@@ -419,6 +419,24 @@ def test_params_without_wrapper():
         TutorialMLP().apply(params, jnp.ones((1, 3)))
 
 
+def test_a_missing_params_collection_is_flaxs_error_alone():
+    # Flax 0.12.8 raises ScopeCollectionNotFound (a FlaxError, no built-in base) for both;
+    # variables of other collections are not taken for an unwrapped parameter tree
+    params = TutorialMLP().init(random.key(0), jnp.ones((1, 3)))["params"]
+    with pytest.raises(errors.ScopeCollectionNotFound) as info:
+        TutorialMLP().apply(params, jnp.ones((1, 3)))
+    assert not isinstance(info.value, ValueError)
+    bn = nn.BatchNorm(use_running_average=False)
+    with pytest.raises(errors.ScopeCollectionNotFound) as info:
+        bn.init(random.key(0), jnp.ones((2, 3)), mutable=["batch_stats"])
+    assert not isinstance(info.value, (ValueError, errors.ParamsWithoutWrapperError))
+    assert str(info.value).splitlines()[0] == (
+        'Tried to access "scale" from collection "params" in "/" but the collection is empty. '
+        "(https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
+        "#flax.errors.ScopeCollectionNotFound)"
+    )
+
+
 def test_params_wrapped_twice():
     variables = TutorialMLP().init(random.key(0), jnp.ones((1, 3)))
     with pytest.raises(errors.ParamsDoubleWrappedError):
