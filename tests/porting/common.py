@@ -138,6 +138,7 @@ MODEL_GROUPS = {
         "lax_linalg_factorizations",
         "lax_primitives_tour",
         "linalg_norms_conditioning",
+        "numpy_lax_math_corners",
         "rigid_motion_signals",
         "scatter_gather_indexing",
         "scipy_signal_ndimage",
