@@ -691,4 +691,22 @@ def restore_checkpoint(
         header, arrays = _state_as_leaves(path, state)
     # Flax restores a msgpack file with `from_bytes`: numpy arrays, whatever the target's are
     as_numpy = state is not None and not orbax.is_orbax_checkpoint(path)
-    return _restore_into(path, target, header, arrays, fallback, as_numpy)
+    try:
+        return _restore_into(path, target, header, arrays, fallback, as_numpy)
+    except CheckpointMismatchError as e:
+        if not as_numpy:
+            raise
+        line = _from_state_dict_line(target, state)
+        if line is None and not (e.missing or e.changed):  # Flax drops a dict's extra keys
+            return _restore_into(path, target, header, arrays, True, as_numpy)
+        raise CheckpointMismatchError(path, e.missing, e.extra, e.changed, line) from None
+
+
+def _from_state_dict_line(target: Any, state: dict) -> str | None:
+    """The first line of the error of Flax's legacy restore (`from_state_dict`) of `state`
+    into `target` (a key, field or length the file lacks), None if it restores."""
+    try:
+        serialization.from_state_dict(target, state)
+    except ValueError as e:  # StateDictMismatchError, as Flax's ValueErrors
+        return str(e).splitlines()[0]
+    return None

@@ -176,12 +176,14 @@ class CheckpointMismatchError(TrainError, ValueError):
         missing: Sequence[str],
         extra: Sequence[str],
         changed: Sequence[str],
+        first_line: str | None = None,
     ):
         self.path = Path(path)
         self.missing = list(missing)
         self.extra = list(extra)
         self.changed = list(changed)
-        lines = [f"checkpoint file {self.path} does not match the target tree:"]
+        lines = [first_line] if first_line else []  # Flax's, for its legacy msgpack files
+        lines.append(f"checkpoint file {self.path} does not match the target tree:")
         if self.missing:
             lines.append("  in the target but not in the checkpoint (missing):")
             lines += [f"    {k}" for k in self.missing]

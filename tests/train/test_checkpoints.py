@@ -424,3 +424,23 @@ def test_msgpack_restores_numpy_leaves_in_the_targets_key_order(tmp_path):
     npz = restore_checkpoint(save_checkpoint(tmp_path / "z", tree, 1), target)
     assert list(npz) == ["w", "n", "s"]  # numbax's own format keeps Arrays where the target has
     assert not isinstance(npz["w"], np.ndarray)
+
+
+def test_msgpack_restores_as_flaxs_legacy_restore(tmp_path):
+    # Flax 0.12.8 with its legacy (msgpack) checkpoints: from_state_dict's first line for a
+    # target key the file lacks, the file's extra keys dropped
+    w = jnp.ones(3)
+    save_checkpoint(tmp_path / "a", {"p": {"w": w}, "s": 1}, 1, format="msgpack")
+    with pytest.raises(CheckpointMismatchError) as info:
+        restore_checkpoint(tmp_path / "a", {"p": {"w": w, "k": w}, "s": 0})
+    assert str(info.value).splitlines()[0] == (
+        "The target dict keys and state dict keys do not match, target dict contains keys "
+        "{'k'} which are not present in state dict at path ./p"
+    )
+    assert info.value.missing == ["['p']['k']"]
+    save_checkpoint(tmp_path / "b", {"w": w, "b": 2 * w}, 1, format="msgpack")
+    out = restore_checkpoint(tmp_path / "b", {"w": jnp.zeros(3)})
+    assert list(out) == ["w"]
+    np.testing.assert_array_equal(out["w"], np.ones(3))
+    with pytest.raises(CheckpointMismatchError, match="extra"):  # numbax's own files: strict
+        restore_checkpoint(save_checkpoint(tmp_path / "c", {"w": w, "b": w}, 1), {"w": w})
