@@ -20,18 +20,18 @@ import optax
 from optax import projections as proj
 
 
+def descend(loss, x0, project, tx, steps):
+    def body(_, carry):
+        x, state = carry
+        g = jax.grad(loss)(x)
+        updates, state = tx.update(g, state, x)
+        return project(optax.apply_updates(x, updates)), state
+
+    return jax.lax.fori_loop(0, steps, body, (project(x0), tx.init(x0)))[0]
+
+
 def projected(loss, x0, project, tx, steps=60):
-    @jax.jit
-    def solve(x0):
-        def body(_, carry):
-            x, state = carry
-            g = jax.grad(loss)(x)
-            updates, state = tx.update(g, state, x)
-            return project(optax.apply_updates(x, updates)), state
-
-        return jax.lax.fori_loop(0, steps, body, (project(x0), tx.init(x0)))[0]
-
-    x = solve(x0)
+    x = jax.jit(lambda x0: descend(loss, x0, project, tx, steps))(x0)
     return x, loss(x)
 
 
@@ -67,7 +67,7 @@ def regressions(out, a, y):
         return 0.5 * jnp.mean((a @ w - y) ** 2)
 
     x0 = jnp.full(6, 0.1)  # not 0: the l2 sphere of 0 is undefined
-    for name, project in {
+    sets = {
         "l1_ball": lambda w: proj.projection_l1_ball(w, scale=2.5),
         "l1_sphere": lambda w: proj.projection_l1_sphere(w, scale=2.5),
         "l2_ball": lambda w: proj.projection_l2_ball(w, scale=1.5),
@@ -76,10 +76,15 @@ def regressions(out, a, y):
         "box": lambda w: proj.projection_box(w, -0.5, jnp.array([2.0, 1, 1, 1, 1, 0.2])),
         "hypercube": lambda w: proj.projection_hypercube(w, scale=0.8),
         "non_negative": proj.projection_non_negative,
-    }.items():
-        w, value = projected(loss, x0, project, optax.adam(0.1), steps=120)
+    }
+
+    @jax.jit  # one program for the eight problems
+    def fits(x0):
+        return {n: descend(loss, x0, f, optax.adam(0.1), 120) for n, f in sets.items()}
+
+    for name, w in fits(x0).items():
         out[f"fit_{name}"] = w
-        out[f"loss_{name}"] = value
+        out[f"loss_{name}"] = loss(w)
     out["nnls"] = optax.nnls(a, y, iters=200)
 
 
