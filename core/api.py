@@ -89,6 +89,11 @@ def _dtype_shape(x: Any) -> tuple[np.dtype, tuple[int, ...]]:
     return aval.dtype, aval.shape
 
 
+def _short(dtype_name: str, shape: tuple[int, ...]) -> str:
+    """An aval as JAX's messages print it: ``float32[2,3]``."""
+    return f"{dtype_name}[{','.join(map(str, shape))}]"
+
+
 def _check_callable(fun: Any) -> None:
     """JAX's check that a transformation is given a function (when it is created)."""
     if not callable(fun):
@@ -419,11 +424,12 @@ def _vjp_pullback(
         c_dtype, c_shape = _dtype_shape(c)
         if c_shape != aval.shape or (_is_float(aval) and c_dtype != aval.dtype):
             want = aval.dtype.name if _is_float(aval) else "float0"
-            raise VjpCotangentError(
+            got, expected = _short(c_dtype.name, c_shape), _short(want, aval.shape)
+            raise VjpCotangentError(  # JAX's first line (its avals' short form), then the fix
                 "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
-                f"{c_dtype.name}{list(c_shape)}, but expected {want}{list(aval.shape)} because "
-                "the corresponding output of the differentiated function had JAX type "
-                f"{want}{list(aval.shape)}\nPass a cotangent of the output's shape and dtype."
+                f"{got}, but expected {expected} because the corresponding output of the "
+                f"differentiated function had JAX type {expected}\nPass a cotangent of the "
+                "output's shape and dtype."
             )
         ct_flat.append(as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
     args = [UndefinedPrimal(a) for a in in_avals]
@@ -548,13 +554,13 @@ def _check_scalar_output(out: Any, holomorphic: bool, inputs: list) -> None:
     aval = get_aval(out)
     if aval.shape != ():
         hint = (
-            " Use `out.reshape(())` or `out[0]`."
+            "Use `out.reshape(())` or `out[0]`."
             if aval.size == 1
-            else (" Reduce it to a scalar (e.g. `.sum()` or `.mean()`), or use `jacrev`/`vjp`.")
+            else "Reduce it to a scalar (e.g. `.sum()` or `.mean()`), or use `jacrev`/`vjp`."
         )
-        raise GradTypeError(
+        raise GradTypeError(  # JAX's first line, then the fix
             f"Gradient only defined for scalar-output functions. Output had shape: {aval.shape}."
-            + hint
+            f"\n{hint}"
         )
     _check_output_dtype(aval, holomorphic, "grad")
 

@@ -52,7 +52,7 @@ class ArrayBase:
 
     def __len__(self) -> int:
         if not self.aval.shape:
-            raise TypeError("len() of unsized object (an array of shape ())")
+            raise TypeError("len() of unsized object")  # JAX's (and numpy's) text
         return self.aval.shape[0]
 
     def __iter__(self):

@@ -114,7 +114,7 @@ class PRNGKeyArray:
 
     def __len__(self) -> int:
         if not self.shape:
-            raise TypeError("len() of unsized object (a single key, shape ())")
+            raise TypeError("len() of unsized object")  # JAX's text
         return self.shape[0]
 
     def __iter__(self) -> Iterator[PRNGKeyArray]:

@@ -75,7 +75,7 @@ class PyTreeDef:
         n = self.num_leaves
         if len(leaves) < n:
             raise PyTreeLeafCountError(
-                f"Too few leaves for PyTreeDef; expected {n}, got {len(leaves)}. "
+                f"Too few leaves for PyTreeDef; expected {n}, got {len(leaves)}\n"
                 f"The structure is {self}."
             )
         if len(leaves) > n:  # JAX's first line, then the count and the structure

@@ -250,6 +250,26 @@ TRANSFORM_ERRORS = [
         ValueError,
         "vmap out_axes specification must be a tree prefix of the corresponding value;",
     ),
+    # JAX 0.10.2's first lines (session 38's survey)
+    (
+        lambda: core.vjp(jnp.sin, jnp.ones((2, 3)))[1](jnp.ones(3)),
+        ValueError,
+        "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got float32[3], "
+        "but expected float32[2,3] because the corresponding output of the differentiated "
+        "function had JAX type float32[2,3]",
+    ),
+    (
+        lambda: core.grad(lambda v: v * 2)(jnp.ones((2, 3))),
+        TypeError,
+        "Gradient only defined for scalar-output functions. Output had shape: (2, 3).",
+    ),
+    (
+        lambda: core.tree.unflatten(core.tree.structure([1, 2]), [1]),
+        ValueError,
+        "Too few leaves for PyTreeDef; expected 2, got 1",
+    ),
+    (lambda: len(jnp.float32(1)), TypeError, "len() of unsized object"),
+    (lambda: len(core.random.key(0)), TypeError, "len() of unsized object"),
 ]
 
 
