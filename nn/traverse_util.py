@@ -47,13 +47,17 @@ __all__ = [
 
 
 class _EmptyNode:
-    """The value `flatten_dict(..., keep_empty_nodes=True)` gives an empty sub-dict."""
+    """The value `flatten_dict(..., keep_empty_nodes=True)` gives an empty sub-dict (a pytree
+    node without leaves)."""
 
     def __repr__(self) -> str:
         return "_EmptyNode()"
 
 
 empty_node = _EmptyNode()
+# a pytree node without leaves, as Flax's (a `struct.dataclass` without fields): `jax.tree`
+# functions skip it
+tree_util.register_pytree_node(_EmptyNode, lambda _: ((), ()), lambda _aux, _children: empty_node)
 
 
 def flatten_dict(

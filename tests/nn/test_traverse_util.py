@@ -2,6 +2,7 @@
 
 import pytest
 
+from core import tree_util
 from nn.traverse_util import empty_node, flatten_dict, path_aware_map, unflatten_dict
 
 TREE = {"a": {"b": 1, "c": {"d": 2}}, "e": 3}
@@ -126,3 +127,14 @@ def test_flatten_dict_sep_needs_string_keys():
     with pytest.raises(TypeError, match="sequence item 0: expected str instance, int found"):
         flatten_dict({1: {2: "x"}}, sep="/")
     assert flatten_dict({1: {2: "x"}}) == {(1, 2): "x"}
+
+
+def test_empty_node_is_a_pytree_node_without_leaves():
+    # Flax 0.12.8's empty_node is a struct.dataclass: jax.tree skips it (JAX's printed treedef)
+    flat = flatten_dict({"a": {"b": 1, "c": {}}}, keep_empty_nodes=True, sep=".")
+    assert str(tree_util.tree_structure(flat)) == (
+        "PyTreeDef({'a.b': *, 'a.c': CustomNode(_EmptyNode[()], [])})"
+    )
+    doubled = tree_util.tree_map(lambda x: 2 * x, flat)
+    assert doubled == {"a.b": 2, "a.c": empty_node}
+    assert unflatten_dict(doubled, sep=".") == {"a": {"b": 2, "c": {}}}
