@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -295,28 +296,48 @@ def atleast_2d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def _shape_of(a: Any) -> tuple[int, ...]:
+def _shape_of(a: Any, name: str) -> tuple[int, ...]:
     """`a`'s shape: its `shape` attribute when it has one (arrays, tracers, duck-typed arrays
-    such as `jax.ShapeDtypeStruct`, as JAX reads it), else that of `a` made an array."""
+    such as `jax.ShapeDtypeStruct`, as JAX reads it), numpy's for anything else; JAX 0.10.2
+    warns (a `DeprecationWarning` naming function `name`) for what is neither an array nor a
+    numpy scalar: a list, a tuple, None, any other object."""
     if hasattr(a, "shape"):
         return tuple(a.shape)
+    if isinstance(a, (str, bytes)):  # a numpy scalar to JAX's check: no warning, shape ()
+        return ()
+    if not (np.isscalar(a) or hasattr(a, "__jax_array__")):
+        warnings.warn(
+            f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
+            "future JAX release this will be an error.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return np.shape(a)
     return get_aval(ensure_array(a)).shape
 
 
 def shape(a: Any) -> tuple[int, ...]:
-    """The shape of `a` (an array, a scalar, a nested list or anything with a `shape`)."""
-    return _shape_of(a)
+    """The shape of `a` (an array, a scalar, anything with a `shape`; a nested list with
+    JAX's deprecation warning)."""
+    return _shape_of(a, "shape")
 
 
 def ndim(a: Any) -> int:
-    """The number of dimensions of `a` (an array, a scalar, a nested list or anything with a
-    `shape`)."""
-    return len(_shape_of(a))
+    """The number of dimensions of `a` (an array, a scalar, anything with a `shape`; a nested
+    list with JAX's deprecation warning)."""
+    return len(_shape_of(a, "ndim"))
 
 
 def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     """The number of elements of `a`, or along `axis` (an int or a tuple of axes)."""
-    shp = _shape_of(a)
+    if not (hasattr(a, "shape") or np.isscalar(a) or hasattr(a, "__jax_array__")):
+        warnings.warn(  # JAX's, then its shape's
+            f"size requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
+            "future JAX release this will be an error.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    shp = _shape_of(a, "shape")
     if axis is None:
         return int(np.prod(shp, dtype=int))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)

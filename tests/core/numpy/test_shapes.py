@@ -1,5 +1,8 @@
-"""jnp.repeat with traced repeats (a running count and `searchsorted`): values as JAX gives
-them (recorded), padded or truncated to `total_repeat_length`."""
+"""`core.numpy.shapes`: jnp.repeat with traced repeats (a running count and `searchsorted`):
+values as JAX gives them (recorded), padded or truncated to `total_repeat_length`; `shape`/
+`ndim`/`size` of non-arrays with JAX's deprecation warnings."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -36,3 +39,27 @@ def test_shape_arguments_as_jax_canonicalizes_them():
         with pytest.raises(TypeError) as info:
             core.jit(f)(x)
         assert str(info.value).splitlines()[0] == text.format(shown)
+
+
+def test_shape_ndim_size_of_non_arrays_warn_as_jax():
+    # JAX 0.10.2: numpy's answer, with a DeprecationWarning for what is neither an array nor
+    # a numpy scalar (none for a string); size warns as itself and as shape
+    message = (
+        "{} requires ndarray or scalar arguments, got {} at position 0. In a future JAX "
+        "release this will be an error."
+    )
+    for fn, arg, want in [
+        (jnp.ndim, [1, 2], 1),
+        (jnp.shape, None, ()),
+        (jnp.shape, object(), ()),
+        (jnp.ndim, (1,), 1),
+    ]:
+        with pytest.warns(DeprecationWarning) as record:
+            assert fn(arg) == want
+        assert str(record[0].message) == message.format(fn.__name__, type(arg))
+    with pytest.warns(DeprecationWarning) as record:
+        assert jnp.size([[1, 2, 3]]) == 3
+    assert [str(w.message).split(" ")[0] for w in record] == ["size", "shape"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (jnp.shape("abc"), jnp.ndim(2.0), jnp.size(jnp.ones((2, 3)), 1)) == ((), 0, 3)
