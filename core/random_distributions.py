@@ -744,7 +744,7 @@ def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None, dtype: A
     ashape = get_aval(alpha).shape
     if not ashape:
         raise RandomArgumentError(
-            "dirichlet requires alpha.ndim >= 1, got alpha.ndim == 0; pass a vector of "
+            "dirichlet requires alpha.ndim >= 1, got alpha.ndim == 0\nPass a vector of "
             "concentrations."
         )
     shape = ashape[:-1] if shape is None else _shape(shape)

@@ -630,3 +630,11 @@ def test_orthogonal_under_jit_like_jax():
     wide = random.orthogonal(random.PRNGKey(3), 2, m=3)
     np.testing.assert_allclose(wide @ wide.T, np.eye(2), atol=1e-6)
     np.testing.assert_allclose(wide[0], [-0.8998209238, 0.2379847764, -0.3656303286], rtol=1e-5)
+
+
+def test_dirichlet_of_a_scalar_alpha_has_jaxs_first_line():
+    with pytest.raises(ValueError) as info:
+        random.dirichlet(random.key(0), F32(1.0), (2,))
+    assert str(info.value).splitlines()[0] == (  # JAX 0.10.2's
+        "dirichlet requires alpha.ndim >= 1, got alpha.ndim == 0"
+    )
