@@ -9,7 +9,12 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.errors import ConcretizationTypeError, MultiIndexLengthError, traced_shape
+from core.errors import (
+    ConcretizationTypeError,
+    MultiIndexLengthError,
+    ShapeError,
+    traced_shape,
+)
 from core.jit.library import library_jit
 from core.named_sharding import like_sharding, placed_by
 from core.numpy import ufuncs as uf
@@ -900,6 +905,8 @@ def geomspace(
 def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
     """An array (or tuple when sparse) of index grids for the given shape."""
     dims = tuple(int(d) for d in dimensions)
+    if any(d < 0 for d in dims):  # JAX's first line (its iota's check)
+        raise ShapeError(f"iota shape must have every element be nonnegative, got {dims}.")
     dt = np_dtype(dtype, "indices") or dtypes.default_int()
     grids = [sh.iota(dt, dims, i) for i in range(len(dims))]
     if sparse:

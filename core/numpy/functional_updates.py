@@ -37,9 +37,10 @@ from core.trace import Tracer, get_aval
 
 
 def _inplace_error(name: str) -> ValueError:
+    space = "" if name == "put_along_axis" else " "  # JAX's put_along_axis lacks the space
     return ValueError(
-        f"jax.numpy.{name} cannot modify arrays in-place, because JAX arrays are immutable. "
-        f"Pass inplace=False to instead return an updated array.\nx = jnp.{name}(..., "
+        f"jax.numpy.{name} cannot modify arrays in-place, because JAX arrays{space}are "
+        f"immutable. Pass inplace=False to instead return an updated array.\nx = jnp.{name}(..., "
         "inplace=False)."
     )
 

@@ -354,6 +354,8 @@ def trace(
 ) -> Any:
     """The sum along a diagonal."""
     check_arraylike("trace", a)
+    nd = get_aval(ensure_array(a)).ndim
+    axis1, axis2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)  # JAX's order
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

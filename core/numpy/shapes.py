@@ -160,6 +160,12 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     a = ensure_array(a)
     nd = get_aval(a).ndim
     perm = list(range(nd))
+    for axis in (axis1, axis2):  # JAX's first line: its numpy permutation indexed by the axis
+        if not -nd <= axis < nd:
+            raise AxisError(
+                f"index {axis} is out of bounds for axis 0 with size {nd}\nswapaxes takes axes "
+                f"in [-{nd}, {nd})."
+            )
     i, j = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)
     perm[i], perm[j] = perm[j], perm[i]
     return sh.transpose(a, tuple(perm))

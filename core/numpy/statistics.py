@@ -606,8 +606,8 @@ def interp(
     x, xp, fp = ensure_array(x), ensure_array(xp), ensure_array(fp)
     if _shape(xp) != _shape(fp) or len(_shape(xp)) != 1:
         raise ValueError(
-            "xp and fp must be one-dimensional arrays of equal size; got shapes "
-            f"{_shape(xp)} and {_shape(fp)}"
+            "xp and fp must be one-dimensional arrays of equal size\nGot shapes "
+            f"{_shape(xp)} and {_shape(fp)}."
         )
     x_arr, xp_arr = promote_dtypes_inexact(x, xp)
     (fp_arr,) = promote_dtypes_inexact(fp)

@@ -17,6 +17,21 @@ P = np.array([1.0, -3.0, 2.0], np.float32)
 
 # (id, call, JAX's exception class, JAX's first line)
 ERRORS = [
+    # session 38's probes (JAX 0.10.2)
+    ("swapaxes_axis", lambda: jnp.swapaxes(X34, 0, 5), IndexError,
+     "index 5 is out of bounds for axis 0 with size 2"),
+    ("trace_1d", lambda: jnp.trace(np.ones(3)), ValueError,
+     "axis 1 is out of bounds for array of dimension 1"),
+    ("interp_2d", lambda: jnp.interp(1.0, X34, X34), ValueError,
+     "xp and fp must be one-dimensional arrays of equal size"),
+    ("put_along_axis_inplace", lambda: jnp.put_along_axis(X34, np.zeros((3, 1), int), 0.0, 1),
+     ValueError, "jax.numpy.put_along_axis cannot modify arrays in-place, because JAX "
+     "arraysare immutable. Pass inplace=False to instead return an updated array."),
+    ("put_inplace", lambda: jnp.put(X34, np.array([0]), 1.0), ValueError,
+     "jax.numpy.put cannot modify arrays in-place, because JAX arrays are immutable. Pass "
+     "inplace=False to instead return an updated array."),
+    ("indices_negative", lambda: jnp.indices((-1,)), TypeError,
+     "iota shape must have every element be nonnegative, got (-1,)."),
     ("gradient_short", lambda: jnp.gradient(np.array([1.0])), ValueError,
      "Shape of array too small to calculate a numerical gradient, at least 2 elements are "
      "required."),
