@@ -66,6 +66,12 @@ def _check_kinds(prim_name: str, args: list[Any], kinds: str) -> None:
     `bitwise_or`) and, of several operands, the position."""
     for i, a in enumerate(args):
         dt = get_aval(a).dtype
+        if prim_name == "complex" and dt not in (dtypes.float32, dtypes.float64):
+            raise DTypeError(  # JAX names the two dtypes it makes complex numbers of
+                f"complex does not accept dtype {dt} at position {i}. Accepted dtypes at "
+                f"position {i} are subtypes of float32, float64.\nConvert the operands with "
+                "`x.astype(jnp.float32)` first."
+            )
         if dtypes.kind(dt) not in kinds:
             ew.reject_dtype(prim_name, dt, kinds, i if len(args) > 1 else None)
 

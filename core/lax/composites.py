@@ -208,7 +208,14 @@ def zeros_like_array(x: Any) -> Any:
 def reshape(operand: Any, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None):
     """`lax.reshape`: row-major reshape, after transposing by `dimensions` when given."""
     if dimensions is not None:
-        operand = shapes.transpose(operand, tuple(int(d) for d in dimensions))
+        dims = tuple(int(d) for d in dimensions)
+        shape = get_aval(operand).shape
+        if sorted(dims) != list(range(len(shape))):  # JAX's first line
+            raise ShapeError(
+                "reshape dimensions must be a permutation of operand dimensions, got "
+                f"dimensions {dims} for shape {shape}."
+            )
+        operand = shapes.transpose(operand, dims)
     return shapes.reshape(operand, tuple(new_sizes))
 
 

@@ -98,7 +98,7 @@ def broadcast_shape(name: str, shapes: list[tuple[int, ...]]) -> tuple[int, ...]
     ranks = {len(s) for s in ranked}
     if len(ranks) > 1:
         raise ShapeError(
-            f"{name}: arrays must have the same number of dimensions, got {ranks}; broadcast "
+            f"{name}: arrays must have the same number of dimensions, got {ranks}\nBroadcast "
             "them first (`jnp.broadcast_to`, or the broadcasting functions of core.numpy)."
         )
     out = []

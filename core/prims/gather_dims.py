@@ -297,8 +297,9 @@ def scatter_window(name, shape, ishape, ushape, dimension_numbers) -> tuple[int,
     for d, p in zip(kept, window_dims):
         window[d] = ushape[p]
     _check(name, shape, ishape, start_map, inserted, op_batch, idx_batch, tuple(window))
-    batch = tuple(ushape[p] for p in range(len(ushape)) if p not in window_dims)
-    for i, (u, b) in enumerate(zip(batch, ishape[:-1])):
+    scatter_dims = [p for p in range(len(ushape)) if p not in window_dims]
+    batch = tuple(ushape[p] for p in scatter_dims)
+    for i, u, b in zip(scatter_dims, batch, ishape[:-1]):  # i: the updates' dimension
         if len(batch) == len(ishape) - 1 and u != b:  # JAX's first line
             raise ShapeError(
                 "Bounds of the scatter dimensions of updates must be the same as the bounds of "

@@ -31,8 +31,14 @@ from core.trace import get_aval
 
 def reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
     """The shape of a reduction `name` of `x` over `axes` (a `ShapeError` for bad axes)."""
-    if any(a < 0 or a >= x.ndim for a in axes) or len(set(axes)) != len(axes):
-        raise ShapeError(f"{name}: invalid axes {axes} for an array of shape {x.shape}")
+    fix = f"\n{name}: axes must be distinct and in [0, {x.ndim}) for an array of shape {x.shape}."
+    if any(a < 0 or a >= x.ndim for a in axes):  # JAX's first lines, then the fix
+        raise ShapeError(
+            f"reduction axes {axes} contains out-of-bounds indices for "
+            f"{x.str_short(short_dtypes=False)}.{fix}"
+        )
+    if len(set(axes)) != len(axes):
+        raise ShapeError(f"duplicate value in 'axes' of reduction: {axes}{fix}")
     return tuple(d for i, d in enumerate(x.shape) if i not in axes)
 
 

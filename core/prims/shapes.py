@@ -424,6 +424,8 @@ defjvp_zero(iota_p)
 def iota(dtype: Any, shape: tuple[int, ...] | int, dimension: int = 0) -> Any:
     """The indices along `dimension` of an array of `shape` (like `lax.broadcasted_iota`)."""
     shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):  # JAX's first line
+        raise ShapeError(f"iota shape must have every element be nonnegative, got {shape}.")
     dt = dtypes.canonicalize_dtype(dtype)
     if dt == np.bool_:  # lax's iota makes numbers only (one_hot of booleans raises this)
         raise DTypeError(

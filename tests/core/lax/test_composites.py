@@ -428,3 +428,37 @@ def test_index_and_tile_errors_as_jax(call, error, message):
 
 def test_index_in_dim_negative_index():
     np.testing.assert_array_equal(lax.index_in_dim(M, -1, 1, keepdims=False), M[:, -1])
+
+
+_X = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+
+
+@pytest.mark.parametrize(
+    "call, cls, first_line",
+    [  # JAX 0.10.2's classes and first lines (session 38's probes)
+        (lambda: lax.add(_X, np.ones(3, np.float32)), TypeError,
+         "add: arrays must have the same number of dimensions, got {1, 2}"),
+        (lambda: lax.reshape(_X, (3, 2), dimensions=(0,)), TypeError,
+         "reshape dimensions must be a permutation of operand dimensions, got dimensions (0,) "
+         "for shape (2, 3)."),
+        (lambda: lax.reduce(_X, 0.0, lax.add, (2,)), ValueError,
+         "reduction axes (2,) contains out-of-bounds indices for float32[2,3]."),
+        (lambda: lax.reduce_max(_X, (0, 0)), ValueError,
+         "duplicate value in 'axes' of reduction: (0, 0)"),
+        (lambda: lax.iota(np.float32, -1), TypeError,
+         "iota shape must have every element be nonnegative, got (-1,)."),
+        (lambda: lax.complex(np.arange(3), np.arange(3)), TypeError,
+         "complex does not accept dtype int32 at position 0. Accepted dtypes at position 0 are "
+         "subtypes of float32, float64."),
+        (lambda: lax.scatter_add(
+            _X, np.zeros((1, 1), np.int32), np.ones((1, 3), np.float32),
+            lax.ScatterDimensionNumbers((0,), (0,), (0,))), TypeError,
+         "Bounds of the scatter dimensions of updates must be the same as the bounds of the "
+         "corresponding dimensions of scatter indices. For scatter dimension 1, updates bound "
+         "is 3, indices bound is 1."),
+    ],
+)  # fmt: skip
+def test_jaxs_first_lines(call, cls, first_line):
+    with pytest.raises(cls) as info:
+        call()
+    assert str(info.value).splitlines()[0] == first_line
