@@ -133,8 +133,10 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
             if dtypes.kind(x) in "fc" and dtypes.kind(y) in "iu":  # an integer exponent
                 args[1] = shapes.convert_element_type(args[1], x, get_aval(args[1]).weak_type)
                 impl = ew.pow_integer_exponent
+        # JAX checks the shapes (ranks, then broadcasting) before the dtypes
+        args = broadcast_operands(prim_name, args, explicit or impl is not fn)
         _check_dtypes(name, args, kinds, prim_name)
-        return impl(*broadcast_operands(name, args, explicit or impl is not fn))
+        return impl(*args)
 
     return op
 

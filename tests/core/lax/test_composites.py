@@ -438,6 +438,13 @@ _X = np.arange(6.0, dtype=np.float32).reshape(2, 3)
     [  # JAX 0.10.2's classes and first lines (session 38's probes)
         (lambda: lax.add(_X, np.ones(3, np.float32)), TypeError,
          "add: arrays must have the same number of dimensions, got {1, 2}"),
+        # shapes are checked before dtypes (and the primitive's name is JAX's)
+        (lambda: lax.add(_X, np.ones(3, np.int32)), TypeError,
+         "add: arrays must have the same number of dimensions, got {1, 2}"),
+        (lambda: lax.bitwise_and(_X, np.ones(3, np.int32)), TypeError,
+         "and: arrays must have the same number of dimensions, got {1, 2}"),
+        (lambda: lax.add(_X, np.ones((2, 4), np.int32)), TypeError,
+         "add got incompatible shapes for broadcasting: (2, 3), (2, 4)."),
         (lambda: lax.reshape(_X, (3, 2), dimensions=(0,)), TypeError,
          "reshape dimensions must be a permutation of operand dimensions, got dimensions (0,) "
          "for shape (2, 3)."),
