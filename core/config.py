@@ -92,9 +92,10 @@ _DEFAULTS: dict[str, Any] = {
     # program is compiled.
     "jit_lean_shells": os.environ.get("NUMBAX_JIT_LEAN_SHELLS", "1") not in ("0", "false", "False"),
     # Threaded loop nests of numbax's IR run on numbax's own thread pool
-    # (core/backends/llvm/pool.py) rather than numba's oneTBB layer (NUMBAX_JIT_THREAD_POOL=1);
-    # read when the pool starts. Off: not faster yet (bench/README.md, "numbax's own pool").
-    "jit_thread_pool": os.environ.get("NUMBAX_JIT_THREAD_POOL", "0") not in ("0", "false", "False"),
+    # (core/backends/llvm/pool.py) rather than numba's oneTBB layer (NUMBAX_JIT_THREAD_POOL=0);
+    # read when the pool starts. On: next to a busy process its two threads beat one, oneTBB's
+    # do not (bench/README.md, "The worker's hand-back before its clock read").
+    "jit_thread_pool": os.environ.get("NUMBAX_JIT_THREAD_POOL", "1") not in ("0", "false", "False"),
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),

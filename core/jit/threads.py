@@ -2,13 +2,14 @@
 
 All intra-op parallelism of jitted code runs on `num_threads()` threads: large fused loops
 (`prange`, `core/jit/loops.py`) and large matrix products, which `core/jit/gemm.py` cuts into
-blocks, one single-threaded BLAS call per block, on numba's pool, with TBB as its threading
-layer (`core/jit/fork_safety.py`: fork-safe). With `config.jit_thread_pool` every parallel loop
-(numbax's IR and numba's parfors) runs on numbax's own pool instead (`core/backends/llvm/pool.py`:
-`num_threads() - 1` workers besides the caller, which sleep between loops). OpenBLAS's own
-threads are turned off (one thread) in every OpenBLAS the process has loaded (numpy's and
-scipy's bundled copies), through their C API: its pool hands out equal shares that its
-threads busy-wait for, which collapsed steps 20-100x when another process took a core.
+blocks, one single-threaded BLAS call per block. With `config.jit_thread_pool` (the default)
+every parallel loop (numbax's IR and numba's parfors) runs on numbax's own pool
+(`core/backends/llvm/pool.py`: `num_threads() - 1` workers besides the caller, which sleep
+between loops); without it, on numba's pool with TBB as its threading layer
+(`core/jit/fork_safety.py`: fork-safe). OpenBLAS's own threads are turned off (one thread) in
+every OpenBLAS the process has loaded (numpy's and scipy's bundled copies), through their C
+API: its pool hands out equal shares that its threads busy-wait for, which collapsed steps
+20-100x when another process took a core.
 
 How many threads: `config.update("num_threads", n)` or `NUMBAX_NUM_THREADS`, else the usable
 cores (`os.sched_getaffinity`: a container's or `taskset`'s CPU mask counts, not the machine's
@@ -23,25 +24,26 @@ share (`device_share`), so N devices busy at once do not start N full teams.
 The default count follows the machine's load (`LoadFollower`): a jitted call queued on a
 device's worker (`core/jit/dispatch.py`: calls estimated at 1 ms or more) runs its parallel
 loops on `loop_threads()` threads, fewer while other processes keep cores busy, and so does a
-call that runs inline (`follow_on_caller` sets the caller's numba thread count, unless the
-user set it). Next to one busy
-process on 2 cores, two threads lose to one: the second thread wakes on a core the busy
-process holds and starts its chunks late, after the caller has done most of them, while
-competing with the caller for a core (the transformer's step took 1.1-1.3x the one-thread
-step, 1.7-1.8x its idle time). The evidence is the machine's idle time on the process's cores
-(`/proc/stat`) against the process's own CPU time, over windows of `WINDOW` seconds while the
-process is computing: what other processes used. The count goes back up as soon as the cores
-are idle again; while other processes keep using the cores it left, the full count is tried
-again for a window after `HOLD` seconds (doubling the hold, up to `MAX_HOLD`, while that keeps
-failing: at one thread a competitor that would yield the core, e.g. a niced one, cannot be
-told from one that would not) and after every pause of the process's own. The first window
-after a pause or after more threads were started decides nothing: where processes are grouped
-for scheduling (Linux's autogroups: one per session; cgroups), a group's weight on a core
-follows its recent load there (averages over ~32 ms), so a thread that starts computing on a
-core its process left idle first gets a sliver of it, and the window would show others taking
-the core (measured: at two threads again after one, others took 1.0 core in the first 0.1 s,
-0.25 later). Results do not depend on the count (`core/jit/schedule.py`). A count set by
-the user (option or environment variable) is used as it is.
+call that runs inline (`follow_on_caller` sets the caller's numba thread count, unless the user
+set it). On numba's oneTBB layer, next to one busy process on 2 cores, two threads lose to one:
+the second thread wakes on a core the busy process holds and starts its chunks late, after the
+caller has done most of them, while competing with the caller for a core (the transformer's
+step took 1.1-1.3x the one-thread step, 1.7-1.8x its idle time); on numbax's pool they win, so
+there others may use one core more before a thread goes (`POOL_MARGIN`). The evidence is the
+machine's idle time on the process's cores (`/proc/stat`) against the process's own CPU time,
+over windows of `WINDOW` seconds while the process is computing: what other processes used. The
+count goes back up as soon as the cores are idle again; while other processes keep using the
+cores it left, the full count is tried again for a window after `HOLD` seconds (doubling the
+hold, up to `MAX_HOLD`, while that keeps failing: at one thread a competitor that would yield
+the core, e.g. a niced one, cannot be told from one that would not) and after every pause of
+the process's own. The first window after a pause or after more threads were started decides
+nothing: where processes are grouped for scheduling (Linux's autogroups: one per session;
+cgroups), a group's weight on a core follows its recent load there (averages over ~32 ms), so a
+thread that starts computing on a core its process left idle first gets a sliver of it, and the
+window would show others taking the core (measured: at two threads again after one, others took
+1.0 core in the first 0.1 s, 0.25 later). Results do not depend on the count
+(`core/jit/schedule.py`). A count set by the user (option or environment variable) is used as
+it is.
 
 An `OPENBLAS_NUM_THREADS` or `OMP_NUM_THREADS` set by the user is respected (OpenBLAS then
 keeps its own threads), as is `NUMBA_NUM_THREADS` (it caps numba's pool).

@@ -33,7 +33,7 @@ stop)` whose body is a
 function `void body(i8* data, i64 lo, i64 hi)` running iterations lo..hi-1 (the caller
 outlines it and packs what it reads into `data`), and can hand the pieces to numbax's own
 pool, `run(state, body, sched, divisions, data, threads)` (`pool.py`), instead of
-`numba_parallel_for` (`config.jit_thread_pool`, off by default: not faster yet, see below).
+`numba_parallel_for` (`config.jit_thread_pool`, on by default: see below).
 The last call is where the time went next to a busy process: numba's
 TBB layer makes a task arena for every loop, and oneTBB's workers spin a millisecond in a
 finished arena; a kernel's loops come less than a millisecond apart, so the worker never
@@ -46,7 +46,7 @@ worker without a core has not started.
 The pieces are numba's, computed by numba's own scheduler from the same thread count and chunk
 size, so a loop runs in the same chunks as numba's parfor of it; each iteration runs the same
 code whichever thread takes it, so results do not depend on the thread count or on the pool.
-With `config.jit_thread_pool` off (the default; `NUMBAX_JIT_THREAD_POOL=1` turns it on, read
+With `config.jit_thread_pool` off (`NUMBAX_JIT_THREAD_POOL=0`, read
 when the pool starts) the pieces go to `numba_parallel_for` as before, on a gufunc, a loop over
 a range of pieces calling `body` for each: the kernel reads which from the pool's state at
 every loop, so both run the same machine code (tests and benchmarks compare them in one

@@ -34,8 +34,8 @@ worker that finishes the job's last pieces wakes).
 Between jobs a worker spins `SPIN_NS` on EPOCH (the `SPIN` word: loops of a kernel often come
 tens of microseconds apart) and then sleeps on it: unlike oneTBB's workers, which spin a
 millisecond in every arena numba makes (one per loop, `bench/README.md`), it is no runnable
-thread between loops that come further apart. `config.jit_thread_pool` turns the pool on
-(`start`); off, as by default, the state only tells kernels to use numba's layer. The pool's
+thread between loops that come further apart. `config.jit_thread_pool` (on by default)
+turns the pool on (`start`); off, the state only tells kernels to use numba's layer. The pool's
 functions are compiled on numbax's lean target (`target.py`, `_jit`), so turning it on does
 not load numba's whole registry (`numba.np.arraymath` and `scipy.linalg`, 0.6 s of CPU) into
 a process whose kernels do not need it.
