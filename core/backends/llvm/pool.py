@@ -406,7 +406,8 @@ def _run(state, body, sched, count, data, threads):
             _piece(body, sched, data, k)
         return
     job = (_flag(state, EPOCH) + 1) & _LOW
-    posted = _now()
+    period = _load(state, JOB_PERIOD)
+    posted = _now() if period > 0 else 0  # the ledger per job's clock, only while it is on
     # The claim moves to the new job, with no piece to take, before the job's fields change: a
     # worker late for the last job, which read its number but not yet its fields, must not
     # take a piece with the new fields (its swap on the last job's number fails from now on).
@@ -449,7 +450,6 @@ def _run(state, body, sched, count, data, threads):
     if waited > LONG_NS:
         _add(state, LONG_WAITS, 1)
         _add(state, LONG_WAITED, waited)
-    period = _load(state, JOB_PERIOD)
     if period > 0:
         _by_job(state, job % period, waited, count, finished - posted)
     _add_flag(state, DONE, -left)
