@@ -311,15 +311,23 @@ def _shape_of(a: Any, name: str) -> tuple[int, ...]:
         return tuple(a.shape)
     if isinstance(a, (str, bytes)):  # a numpy scalar to JAX's check: no warning, shape ()
         return ()
-    if not (np.isscalar(a) or hasattr(a, "__jax_array__")):
-        warnings.warn(
-            f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
-            "future JAX release this will be an error.",
-            DeprecationWarning,
-            stacklevel=3,
-        )
+    if _warned_not_array(a, name, stacklevel=4):
         return np.shape(a)
     return get_aval(ensure_array(a)).shape
+
+
+def _warned_not_array(a: Any, name: str, stacklevel: int) -> bool:
+    """Whether `a` is neither an array nor a numpy scalar, after JAX 0.10.2's
+    `DeprecationWarning` for it naming function `name` (`stacklevel` counted from here)."""
+    if hasattr(a, "shape") or np.isscalar(a) or hasattr(a, "__jax_array__"):
+        return False
+    warnings.warn(
+        f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
+        "future JAX release this will be an error.",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+    return True
 
 
 def shape(a: Any) -> tuple[int, ...]:
@@ -336,13 +344,7 @@ def ndim(a: Any) -> int:
 
 def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     """The number of elements of `a`, or along `axis` (an int or a tuple of axes)."""
-    if not (hasattr(a, "shape") or np.isscalar(a) or hasattr(a, "__jax_array__")):
-        warnings.warn(  # JAX's, then its shape's
-            f"size requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
-            "future JAX release this will be an error.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+    _warned_not_array(a, "size", stacklevel=3)  # JAX's, then its shape's
     shp = _shape_of(a, "shape")
     if axis is None:
         return int(np.prod(shp, dtype=int))
