@@ -17,21 +17,24 @@ and write (largest first, to the least loaded device).
 Each device runs a variant of the driver in which the other devices' kernels are skipped (a
 stub stands for their results), and the device that computed an output stores it as every
 device's (`dispatch._Outputs.store`; the others skip it): every device returns the same array
-for it, and no device waits for another at the end. A device runs the psums whose results
-only other devices' shared kernels read (the gradients of the weights another device updates)
-without their results: it folds its share of the sum into the reading device's result alone
-(`_unread`). A gradient's psum kept alone (larger than `communicator.SMALL`) whose one reader
-is such a kernel is not computed at all: every device hands its operand over at the psum's
-barrier, and the device running the update runs a kernel compiled from it that sums the
-devices' gradients in rank order as it reads them (`_folds`, `FOLD`): the psum's result is
-neither written nor read again. Where that gradient is a convolution's kernel gradient, no
-device computes it: each hands the convolution's operands over (its images and their
-cotangents), and the updating device convolves them joined along the batch, once at the
-global batch instead of once per device at its share (`_gathers`, `GATHER`). `pmap`'s output
-then holds one buffer for all devices (`dispatch.Shards` whose values are one object), so the
-next step finds its state replicated again; `core.device_put_replicated` (Flax's `replicate`)
-places replicated state the same way, so a training loop shares its updates from the first
-step on. The groups' bytes count a gathered convolution's flops at `FLOP_BYTES` each.
+for it, and no device waits for another at the end. An output that every device computes from
+such values alone, in a kernel that does device-local work too (a BatchNorm's running
+statistics next to its normalization) or none (a parameter passed through), is device 0's
+for all the same way, so the next call finds all of that state replicated again.
+A device runs the psums whose results only other devices' shared kernels read (the gradients of
+the weights another device updates) without their results: it folds its share of the sum into
+the reading device's result alone (`_unread`). A gradient's psum kept alone (larger than
+`communicator.SMALL`) whose one reader is such a kernel is not computed at all: every device
+hands its operand over at the psum's barrier, and the device running the update runs a kernel
+compiled from it that sums the devices' gradients in rank order as it reads them (`_folds`,
+`FOLD`): the psum's result is neither written nor read again. Where that gradient is a
+convolution's kernel gradient, no device computes it: each hands the convolution's operands over
+(its images and their cotangents), and the updating device convolves them joined along the
+batch, once at the global batch instead of once per device at its share (`_gathers`, `GATHER`).
+`pmap`'s output then holds one buffer for all devices (`dispatch.Shards` whose values are one
+object), so the next step finds its state replicated again; `core.device_put_replicated` (Flax's
+`replicate`) places replicated state the same way, so a training loop shares its updates from
+the first step on. The groups' bytes count a gathered convolution's flops at `FLOP_BYTES` each.
 
 Nothing is shared when the program is one function (small programs, `program.split`), when no
 shareable kernel moves at least `MIN_BYTES`, over several processes (an MPI job's devices meet
@@ -137,19 +140,22 @@ def _replicated_outputs(kernel: Jaxpr, replicated: set) -> tuple[bool, set]:
 
 class Plan:
     """Which device runs each shared kernel: `programs[rank]` is device `rank`'s variant of the
-    program, `owner[j]` the device that computes output `j` for all (-1: each its own),
-    `owned[rank]` the outputs device `rank` computes for all, `unread[rank]` the exchange
+    program, `owner[j]` the device that stores output `j` for all (-1: each its own): the one
+    computing it, or device 0 for an output every device computes from `equal` values alone
+    (a BatchNorm's running statistics, computed next to the device's own normalization),
+    `owned[rank]` the outputs device `rank` stores for all, `unread[rank]` the exchange
     kernels whose results nothing of its variant reads (`_unread`), `chained` the exchange
     kernels of chains, True where the next kernel completes the exchange (`_chained`),
     `folded` {psum kernel: the shared kernel that reads the devices' operands instead of its
     result} (`_folds`)."""
 
-    def __init__(self, exe: Callable, owner: dict[int, int], size: int):
+    def __init__(self, exe: Callable, owner: dict[int, int], size: int, equal: set):
         program = exe.program
         outputs = program.outputs
         produced = {v: k for k, kj in enumerate(program.kernels) for v in kj.outvars}
         rank_of = [
-            owner.get(produced.get(v, -1), -1) if isinstance(v, Var) else -1 for v in outputs
+            owner.get(produced.get(v, -1), 0 if v in equal else -1) if isinstance(v, Var) else -1
+            for v in outputs
         ]
         self.owner = rank_of
         self.owned = [[j for j, r in enumerate(rank_of) if r == rank] for rank in range(size)]
@@ -521,4 +527,4 @@ def _make(exe: Callable, replicated: frozenset[int], size: int) -> Plan | None:
         rank = load.index(min(load))
         rank_of[g] = rank
         load[rank] += cost[g]
-    return Plan(exe, {k: rank_of[find(k)] for k in shared}, size)
+    return Plan(exe, {k: rank_of[find(k)] for k in shared}, size, same)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import core
+import nn
 from core import lax, placement, tree_util
 from core.parallel import communicator, shared_work
 from core.prims.collectives import wrappers
@@ -392,3 +393,65 @@ def test_a_shared_kernel_with_packed_scalar_outputs(split_small, monkeypatch):
 
     for got, want in zip(run(True), run(False)):
         np.testing.assert_array_equal(got, want)
+
+
+def _batch_norm_step(variables, x):
+    """Flax's BatchNorm over the devices: its running statistics come out of the kernel of
+    the statistics' pmean, next to the device's own normalization; its parameters pass
+    through."""
+    y, updates = nn.BatchNorm(use_running_average=False, axis_name="i").apply(
+        variables, x, mutable=["batch_stats"]
+    )
+    return {"params": variables["params"], **updates}, y
+
+
+@pytest.mark.parametrize("share", [True, False])
+def test_outputs_every_device_computes_from_replicated_values_stay_replicated(
+    split_small, monkeypatch, share
+):
+    """Running statistics and passed-through parameters are the same on every device: device 0
+    stores its value for all (one buffer), so the next call sees its whole state replicated and
+    shares the same kernels as the first; values as every device's own."""
+    if not share:
+        monkeypatch.setattr(shared_work, "plan", lambda *args: None)
+    calls = []
+    make = shared_work._make
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(a[1]) or make(*a))
+    devices = core.local_devices()[:2]
+    x = np.random.default_rng(1).normal(size=(2, 4, 6)).astype(np.float32)
+    variables = nn.BatchNorm(use_running_average=False).init(core.random.key(0), x[0])
+    state = jax_utils.replicate(variables, devices)
+    step = core.pmap(_batch_norm_step, axis_name="i", devices=devices)
+    for _ in range(3):
+        state, y = step(state, x)
+    if share:
+        assert calls and all(replicated == calls[0] for replicated in calls)
+        for leaf in tree_util.tree_leaves(state):
+            first, second = _values(leaf)
+            assert first is second
+    whole = x.reshape(8, 6).astype(np.float64)
+    mean, var = whole.mean(0), whole.var(0)
+    want = {"mean": mean * (1 - 0.99**3), "var": 0.99**3 + var * (1 - 0.99**3)}
+    for name, value in state["batch_stats"].items():
+        np.testing.assert_allclose(np.asarray(value), np.stack([want[name]] * 2), rtol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(y).reshape(8, 6), (whole - mean) / np.sqrt(var + 1e-5), rtol=1e-4, atol=1e-5
+    )
+
+
+def test_a_state_that_differs_between_devices_is_never_taken_as_replicated(split_small):
+    """Per-device running statistics (stacked, not replicated) are each device's own: the
+    statistics' kernel runs on every device and each output keeps its device's value."""
+    devices = core.local_devices()[:2]
+    x = np.random.default_rng(2).normal(size=(2, 4, 6)).astype(np.float32)
+    variables = nn.BatchNorm(use_running_average=False).init(core.random.key(0), x[0])
+    state = jax_utils.replicate(variables, devices)
+    own = np.stack([np.zeros(6, np.float32), np.ones(6, np.float32)])
+    state = {**state, "batch_stats": {**state["batch_stats"], "mean": own}}
+    state, _ = core.pmap(_batch_norm_step, axis_name="i", devices=devices)(state, x)
+    first, second = _values(state["batch_stats"]["mean"])
+    assert first is not second
+    mean = x.reshape(8, 6).mean(0)
+    np.testing.assert_allclose(
+        np.asarray(state["batch_stats"]["mean"]), 0.99 * own + 0.01 * mean, rtol=1e-5
+    )
