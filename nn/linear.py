@@ -17,6 +17,7 @@ import numpy as np
 import core
 import core.numpy as jnp
 from core import lax
+from core.numpy.path_info import einsum_terms
 from nn import errors, initializers, meta
 from nn.dtypes import promote_dtype
 from nn.module import Module, compact, merge_param
@@ -287,11 +288,9 @@ class Einsum(Module):
         kernel = self.param("kernel", self.kernel_init, tuple(self.shape), self.param_dtype)
         bias = None
         if self.use_bias:
-            operands, result = einsum_str.split("->")
-            lhs, rhs = operands.split(",")
-            free = "".join(sorted(set("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - set(einsum_str)))
-            n_ellipsis = inputs.ndim - (len(lhs) - 3) if "..." in lhs else 0
-            result = result.replace("...", free[:n_ellipsis])
+            # Flax's bias: the kernel axes the output keeps, ellipses spelled out for both
+            # operands (so an ellipsis of the kernel's may hold some)
+            (_, rhs), result = einsum_terms(einsum_str, [jnp.shape(inputs), tuple(self.shape)])
             rhs_axes = {c: i for i, c in enumerate(rhs)}
             bias_shape = [self.shape[rhs_axes[c]] for c in result if c in rhs_axes]
             broadcast = [self.shape[rhs_axes[c]] if c in rhs_axes else 1 for c in result]
@@ -316,9 +315,9 @@ def canonicalize_padding(padding: Any, rank: int) -> Any:
     if isinstance(padding, int):
         return [(padding, padding)] * rank
     if isinstance(padding, Sequence) and len(padding) == rank:
-        pairs = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
-        if all(len(p) == 2 for p in pairs):
-            return pairs
+        pairs = [(p, p) if isinstance(p, int) else p for p in padding]
+        if all(isinstance(p, Sequence) and len(p) == 2 for p in pairs):
+            return [tuple(p) for p in pairs]
     raise ValueError(
         f"Invalid padding format: {padding}, should be str, int, or a sequence of len {rank} "
         "where each element is an int or pair of ints.\nUse 'SAME', 'VALID', 'CIRCULAR', "

@@ -31,10 +31,19 @@ def _unused(used: str, count: int) -> str:
     return "".join(out)
 
 
-def _terms(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str], str]:
+def einsum_terms(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str], str]:
     """The input terms and output of ``subscripts`` with ``...`` spelled out in unused
     symbols (the last ones of as many as the largest rank) and an implicit output made
-    explicit (the ellipsis' labels, then the labels seen once, sorted)."""
+    explicit (the ellipsis' labels, then the labels seen once, sorted), as opt_einsum's
+    ``parse_einsum_input`` gives them.
+
+    Args:
+      subscripts: an einsum equation such as ``"ab...,bc...->ac..."``.
+      shapes: the operands' shapes.
+
+    Returns:
+      ``(terms, output)``: one label string per operand and the output's labels.
+    """
     subscripts = subscripts.replace(" ", "")
     lhs, arrow, out = subscripts.partition("->")
     terms = lhs.split(",")
@@ -64,7 +73,7 @@ def label_sizes(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> dict[str,
       ValueError: a label's sizes differ (opt_einsum's message, which JAX gives).
     """
     sizes: dict[str, int] = {}
-    for i, (term, shape) in enumerate(zip(_terms(subscripts, shapes)[0], shapes)):
+    for i, (term, shape) in enumerate(zip(einsum_terms(subscripts, shapes)[0], shapes)):
         for c, d in zip(term, shape):
             if sizes.get(c, 1) == 1:
                 sizes[c] = int(d)
@@ -138,7 +147,7 @@ class PathInfo:
     """
 
     def __init__(self, subscripts: str, shapes: Sequence[tuple[int, ...]], path: list) -> None:
-        terms, output = _terms(subscripts, shapes)
+        terms, output = einsum_terms(subscripts, shapes)
         sizes = label_sizes(subscripts, shapes)
         sets = [frozenset(t) for t in terms]
         indices = frozenset("".join(terms))

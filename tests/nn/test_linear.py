@@ -82,21 +82,47 @@ def test_dense_general_batch_dims_in_axis_raise_flaxs_type_error():
 
 
 @pytest.mark.parametrize(
-    "equation, in_shape, kernel_shape, bias_shape",
+    "equation, in_shape, kernel_shape, bias_shape, spelled",
     [
-        ("abc,cde->abde", (3, 4, 5), (5, 6, 7), (6, 7)),
-        ("ab,bc->ac", (2, 3), (3, 4), (4,)),
-        ("...b,bc->...c", (2, 5, 3), (3, 4), (4,)),
+        ("abc,cde->abde", (3, 4, 5), (5, 6, 7), (6, 7), None),
+        ("ab,bc->ac", (2, 3), (3, 4), (4,), None),
+        ("...b,bc->...c", (2, 5, 3), (3, 4), (4,), None),
+        # an ellipsis in the kernel: Flax's bias keeps its axes (Flax 0.12.8's shapes)
+        ("ab...,bc...->ac...", (3, 4, 6), (4, 5, 6), (5, 6), None),
+        ("abd...,bc...->ac...", (3, 4, 6), (4, 5, 6), (5, 6), None),
+        ("d...ab,bc...->ad...c", (8, 6, 7, 3, 4), (4, 5, 6, 7), (6, 7, 5), None),
+        ("ab...d,ej...f->ad...f", (3, 4, 5, 6), (7, 4, 5, 8), (5, 8), None),
+        # ellipses of different lengths summed away (numpy refuses the implicit sum)
+        ("a...d,ej...f->adef", (3, 4, 5, 6), (7, 4, 5, 8), (7, 8), "aXYd,ejYf->adef"),
     ],
 )
-def test_einsum_matches_numpy(equation, in_shape, kernel_shape, bias_shape):
+def test_einsum_matches_numpy(equation, in_shape, kernel_shape, bias_shape, spelled):
     layer = nn.Einsum(kernel_shape, equation, bias_init=nn.initializers.ones)
     x = rand(in_shape)
     variables = layer.init(random.key(0), x)
     p = np_params(variables)
     assert p["bias"].shape == bias_shape
-    want = np.einsum(equation, x, p["kernel"]) + p["bias"]
+    want = np.einsum(spelled or equation, x, p["kernel"]) + 1.0  # the bias is ones
     np.testing.assert_allclose(np.asarray(layer.apply(variables, x)), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "padding, rank, want",
+    [  # Flax 0.12.8's canonicalize_padding (None: ValueError)
+        ("SAME", 2, "SAME"),
+        (2, 3, [(2, 2), (2, 2), (2, 2)]),
+        ((2, 2), 3, None),
+        ((2, 2), 1, None),
+        ([1, (2, 3)], 2, [(1, 1), (2, 3)]),
+        ([None, (1, 2)], 2, None),
+    ],
+)
+def test_canonicalize_padding(padding, rank, want):
+    if want is None:
+        with pytest.raises(ValueError, match="^Invalid padding format"):
+            nn.linear.canonicalize_padding(padding, rank)
+    else:
+        assert nn.linear.canonicalize_padding(padding, rank) == want
 
 
 # -- Conv / ConvTranspose ----------------------------------------------------------------------
