@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -298,6 +299,12 @@ class MultiHeadDotProductAttention(Module):
                     "information."
                 )
             inputs_k = inputs_v = inputs_kv
+            warnings.warn(  # Flax's (the argument still works, as in Flax 0.12)
+                "The inputs_kv arg will be deprecated soon. Use inputs_k and inputs_v instead. "
+                "See https://github.com/google/flax/discussions/3389 for more information.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         if inputs_k is None:
             if inputs_v is not None:
                 raise ValueError(
@@ -308,6 +315,19 @@ class MultiHeadDotProductAttention(Module):
             inputs_k = inputs_q
         if inputs_v is None:
             inputs_v = inputs_k
+        elif inputs_kv is None and inputs_v.shape[-1] == inputs_v.shape[-2]:
+            # Flax's guess that a square third argument is a mask of the old signature
+            warnings.warn(
+                f"You are passing an array of shape {inputs_v.shape} to the `inputs_v` arg, when "
+                "you may have intended to pass it to the `mask` arg. As of Flax version 0.7.4, "
+                "the function signature of MultiHeadDotProductAttention's `__call__` method has "
+                "changed to `__call__(inputs_q, inputs_k=None, inputs_v=None, *, inputs_kv=None, "
+                "mask=None, deterministic=None)`. Use the kwarg `mask` instead. See "
+                "https://github.com/google/flax/discussions/3389 and read the docstring for more "
+                "information.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         features = self.out_features or inputs_q.shape[-1]
         qkv_features = self.qkv_features or inputs_q.shape[-1]
         if qkv_features % self.num_heads:

@@ -1,5 +1,8 @@
 """Attention functions, masks and multi-head modules against numpy references."""
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -315,3 +318,33 @@ def test_kernel_init_with_partitioning_boxes_like_flax(wrap, names):
         np.ravel(y)[:3], [-0.21872638165950775, -0.5808086395263672, 0.3607766926288605], 1e-5
     )
     assert tuple(nn.get_partition_spec(v)["params"]["query"]["kernel"]) == names
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [  # Flax 0.12.8's DeprecationWarnings (None: no warning)
+        ("m.init(KEY, Q, inputs_kv=KV)", "^The inputs_kv arg will be deprecated soon"),
+        (
+            "m.init(KEY, Q, S, S)",
+            r"^You are passing an array of shape \(1, 3, 3\) to the `inputs_v`",
+        ),
+        ("m.init(KEY, Q, KV, KV)", None),
+        ("m.init(KEY, Q, inputs_k=KV)", None),
+    ],
+)
+def test_old_call_signatures_warn_like_flax(call, message):
+    scope = {
+        "m": nn.MultiHeadDotProductAttention(num_heads=1),
+        "KEY": random.key(0),
+        "Q": jnp.ones((1, 2, 3)),
+        "KV": jnp.ones((1, 4, 3)),
+        "S": jnp.ones((1, 3, 3)),  # a square key/value: Flax guesses it is an old-style mask
+    }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        eval(call, scope)
+    deprecations = [str(w.message) for w in caught if w.category is DeprecationWarning]
+    if message is None:
+        assert deprecations == []
+    else:
+        assert len(deprecations) == 1 and re.match(message, deprecations[0]), deprecations
