@@ -5,6 +5,8 @@ does not grow with the input size: `check_jvp` compares `jvp(f)(x, t)` with
 `(f(x + eps t) - f(x - eps t)) / 2 eps`, and `check_vjp` checks the inner-product identity
 `<t, vjp(c)> == <jvp(t), c>` for random `t` and `c`. Higher orders recurse on the derivative
 functions themselves. Use float64 inputs (`core.config.enable_x64()`) for tight tolerances.
+Tolerances are a number for every dtype or, as in JAX, a dict from dtype to number that
+overrides the per-dtype defaults for the dtypes it names.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from core import api, dtypes, tree_util
 EPS = 1e-4
 
 _DEFAULT_TOL = {
+    np.dtype(dtypes.bfloat16): 1e-1,
     np.dtype(np.float16): 1e-2,
     np.dtype(np.float32): 2e-3,
     np.dtype(np.float64): 1e-5,
@@ -28,7 +31,13 @@ _DEFAULT_TOL = {
 }
 
 
-def _tol(tol: float | None, dtype: np.dtype) -> float:
+Tolerance = float | dict[Any, float] | None
+
+
+def _tol(tol: Tolerance, dtype: np.dtype) -> float:
+    """`tol` for `dtype`: a number as it is, a dict's entry for `dtype`, else the default."""
+    if isinstance(tol, dict):
+        tol = {np.dtype(k): v for k, v in tol.items()}.get(np.dtype(dtype))
     if tol is not None:
         return tol
     return _DEFAULT_TOL.get(np.dtype(dtype), 1e-5)
@@ -95,8 +104,8 @@ def _inner(xs: Any, ys: Any) -> float:
 def check_close(
     actual: Any,
     expected: Any,
-    atol: float | None = None,
-    rtol: float | None = None,
+    atol: Tolerance = None,
+    rtol: Tolerance = None,
     err_msg: str = "",
 ) -> None:
     """Asserts two pytrees of arrays are leafwise close (tolerances default per dtype)."""
@@ -122,8 +131,8 @@ def check_jvp(
     f: Callable,
     f_jvp: Callable,
     args: Sequence[Any],
-    atol: float | None = None,
-    rtol: float | None = None,
+    atol: Tolerance = None,
+    rtol: Tolerance = None,
     eps: float = EPS,
     err_msg: str = "",
 ) -> None:
@@ -140,8 +149,8 @@ def check_vjp(
     f: Callable,
     f_vjp: Callable,
     args: Sequence[Any],
-    atol: float | None = None,
-    rtol: float | None = None,
+    atol: Tolerance = None,
+    rtol: Tolerance = None,
     eps: float = EPS,
     err_msg: str = "",
 ) -> None:
@@ -173,8 +182,8 @@ def check_grads(
     args: Sequence[Any],
     order: int,
     modes: Sequence[str] = ("fwd", "rev"),
-    atol: float | None = None,
-    rtol: float | None = None,
+    atol: Tolerance = None,
+    rtol: Tolerance = None,
     eps: float | None = None,
 ) -> None:
     """Checks forward- and reverse-mode derivatives of `f` up to `order` numerically.
@@ -185,8 +194,9 @@ def check_grads(
       order: derivatives up to this order are checked (order 2 checks the derivative
         functions `partial(jvp, f)` and `x -> vjp(f, x)[1](f(x))` themselves).
       modes: "fwd" and/or "rev".
-      atol: absolute tolerance (default per dtype).
-      rtol: relative tolerance (default per dtype).
+      atol: absolute tolerance: a number, or a dict from dtype to number over the per-dtype
+        defaults (JAX's `ToleranceDict`).
+      rtol: relative tolerance, the same way.
       eps: finite-difference step.
 
     Raises:

@@ -148,6 +148,35 @@ def test_check_grads_catches_wrong_rules():
         check_grads(lambda x: jnp.sin(x) * jnp.sum(core.stop_gradient(x)), (x,), 1)
 
 
+@pytest.mark.parametrize(
+    "tol, passes",
+    [
+        (None, False),
+        ({np.float32: 0.1}, True),
+        ({np.dtype("float32"): 0.1}, True),
+        ({np.float64: 0.1}, False),
+        (0.1, True),
+    ],
+    ids=["default", "dict-type", "dict-dtype", "dict-other-dtype", "number"],
+)
+@pytest.mark.parametrize("mode", ["fwd", "rev"])
+def test_check_grads_takes_tolerance_dicts(tol, passes, mode):
+    # A derivative 1% off: JAX's check_grads (JAX 0.10) fails it at float32's default
+    # tolerance and passes it with atol=rtol=0.1 given as a number or as a dict naming float32.
+    @core.custom_jvp
+    def off(x):
+        return jnp.sin(x)
+
+    off.defjvp(lambda p, t: (jnp.sin(p[0]), 1.01 * jnp.cos(p[0]) * t[0]))
+    x = np.array([0.3, 1.0], np.float32)
+    with core.enable_x64(False):
+        if passes:
+            check_grads(off, (x,), 1, [mode], atol=tol, rtol=tol)
+        else:
+            with pytest.raises(AssertionError):
+                check_grads(off, (x,), 1, [mode], atol=tol, rtol=tol)
+
+
 def test_check_grads_pytrees_and_order_3():
     def f(d, y):
         return {"out": jnp.sum(d["a"] * jnp.exp(d["b"])) * y}
