@@ -218,11 +218,17 @@ class Generator:
             return self._reshaped(value.expr, value.shape)
         if value.shape == ():
             return self.em.assign("z", alloc((), value.dtype, self.scalar(value)))
-        nest = LoopNest(self.em, value.shape, self.parallel)
+        nest = LoopNest(self.em, value.shape, self._copy_threads())
         src = nest.load(value)
         dst = nest.store(value.dtype)
         nest.emit(lambda n: n.write(dst, n.read(src)))
         return self.materialize(dst.result)
+
+    def _copy_threads(self) -> bool:
+        """Whether a copy loop may use threads: where loops may, and also at the top level of
+        a kernel with a BLAS unit (a product's operand that no BLAS matrix describes, such as
+        attention's heads transposed: the copy ran on one thread between threaded products)."""
+        return self.parallel or (self.threads and not self.in_task and self.em.depth == 1)
 
     def fresh(self, value: Value) -> str:
         """A new C-contiguous array holding `value` (a fill for a broadcast scalar, a copy of a

@@ -8,6 +8,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core.config import config
+from core.jit import codegen, loops, threads
 
 rng = np.random.default_rng(0)
 Q = rng.standard_normal((3, 7, 4, 5)).astype(np.float32)  # (batch, seq, heads, dim)
@@ -69,6 +70,24 @@ def test_operands_no_matrix_describes_are_copied_once():
     np.testing.assert_allclose(got, np.einsum("bjik,bkl->bijl", x, y), rtol=1e-5, atol=1e-5)
     source = _sources(g)
     assert source.count("rt.st(o") == 1 and "ascontiguousarray" not in source
+
+
+def test_a_copied_operand_is_copied_on_the_threads(monkeypatch):
+    """Attention's heads put back together for the output projection (`bhsd,hde->bse`): the
+    operand's transposing copy is a threaded loop where loops may use threads, though its kernel
+    calls BLAS (it ran on one thread between the threaded products), and the values are
+    numpy's."""
+    if threads.num_threads() < 2:
+        pytest.skip("loops run on one thread")
+    monkeypatch.setattr(loops, "PARALLEL_SIZE", 24)  # the copy touches 2 arrays: 24 elements on
+    x = rng.standard_normal((2, 4, 3, 5)).astype(np.float32)  # (batch, heads, seq, dim)
+    w = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    g = core.jit(lambda x, w: jnp.einsum("bhsd,hde->bse", x, w))
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):
+        got = np.asarray(g(x, w))
+    np.testing.assert_allclose(got, np.einsum("bhsd,hde->bse", x, w), rtol=1e-5, atol=1e-5)
+    source = _sources(g)
+    assert "lib.dot(" in source and codegen.threaded(source)
 
 
 def test_a_copied_operand_reads_its_last_axis_innermost():
