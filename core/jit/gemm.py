@@ -12,6 +12,9 @@ workers sleep and take the bands dynamically, `core/jit/schedule.py`): one pool 
 and products, sized by the thread policy, never more threads than the caller's share
 (`numba.get_num_threads()`, per device thread).
 
+`register_blas` names the BLAS: the OpenBLAS that numpy bundles, its kernels chosen for this CPU
+(`_prefer_avx2`: its AVX2 ones on Zen 4, where they beat its AVX-512 ones).
+
 Library code that parallelizes at a coarser grain (a convolution's batch parts, each filled
 into the part's own buffer and multiplied there) multiplies with `gemm_block` (one BLAS call,
 no nested bands).
@@ -82,15 +85,70 @@ _BUNDLED = (
 
 
 def _gemms(path: str, suffix: str) -> dict[str, int] | None:
-    """The addresses of the `scipy_?gemm<suffix>` of the library at `path`, or None."""
+    """The addresses of the `scipy_?gemm<suffix>` of the library at `path` (its kernels chosen
+    for this CPU: `_prefer_avx2`), or None."""
     try:
         lib = ctypes.CDLL(path)
-        return {
+        found = {
             k: ctypes.cast(getattr(lib, f"scipy_{k}gemm{suffix}"), ctypes.c_void_p).value
             for k in "sdcz"
         }
     except (OSError, AttributeError):
         return None
+    _prefer_avx2(lib)
+    _LOADED.append(lib)
+    return found
+
+
+_LOADED: list[ctypes.CDLL] = []  # the library `register_blas` loaded (`_gemms`)
+
+
+def blas_core() -> str:
+    """The kernels of the OpenBLAS that compiled products call, as OpenBLAS names them
+    (`gotoblas_corename`: "Haswell", "SkylakeX", ...); "" when that is not known."""
+    try:
+        name = _LOADED[0].gotoblas_corename
+    except (IndexError, AttributeError):
+        return ""
+    name.restype = ctypes.c_char_p
+    return name().decode()
+
+
+# CPUs (LLVM's names) on which OpenBLAS's dynamic-arch builds pick their AVX-512 kernels
+# (SkylakeX) though their AVX2 ones (Haswell, what they pick on Zen 1-3) multiply faster: Zen 4
+# runs a 512-bit instruction as two 256-bit halves. numpy's OpenBLAS 0.3.31 on this EPYC, one
+# thread, SkylakeX -> Haswell: a 1024x128x512 sgemm 1316-1389 -> 1236-1309 us, 512x128x512
+# 675-688 -> 622-630 us; train steps' CPU on one thread 5-9% less (bench/README.md, session 39).
+AVX2_FASTER = ("znver4",)
+
+
+def _prefer_avx2(lib: ctypes.CDLL) -> None:
+    """Switches the dynamic-arch OpenBLAS `lib` from its SkylakeX kernels to its Haswell ones
+    on a CPU of `AVX2_FASTER`, unless the user chose its kernels (`OPENBLAS_CORETYPE`): its own
+    initialization run again (`gotoblas_dynamic_init`, which takes the kernels that
+    `OPENBLAS_CORETYPE` names and sets their blocking sizes) after its choice (`gotoblas`) is
+    cleared. numpy's products in the process use the same library, so they switch too (the
+    same bits as numbax's). The choice is kept if the library lacks any of these symbols."""
+    if "OPENBLAS_CORETYPE" in os.environ or llvm.get_host_cpu_name() not in AVX2_FASTER:
+        return
+    try:
+        name, init = lib.gotoblas_corename, lib.gotoblas_dynamic_init
+        chosen = ctypes.c_void_p.in_dll(lib, "gotoblas")
+        ctypes.c_char.in_dll(lib, "gotoblas_HASWELL")
+    except (AttributeError, ValueError):
+        return
+    name.restype = ctypes.c_char_p
+    if name() != b"SkylakeX":
+        return
+    before = chosen.value
+    os.environ["OPENBLAS_CORETYPE"] = "Haswell"
+    try:
+        chosen.value = None
+        init()
+    finally:
+        del os.environ["OPENBLAS_CORETYPE"]
+        if name() != b"Haswell":
+            chosen.value = before
 
 
 def _bundled_blas() -> tuple[dict[str, int], int] | None:

@@ -2,9 +2,14 @@
 block of rows or columns, both operand layouts, every BLAS dtype, empty and k == 0 products,
 and the same results, bit for bit, whether a product's bands run on one thread or several."""
 
+import os
+import subprocess
+import sys
+
 import numba
 import numpy as np
 import pytest
+from llvmlite import binding as llvm
 
 import core
 import core.numpy as jnp
@@ -129,3 +134,29 @@ def test_slabs_of_the_contraction_the_same_way_on_any_thread_count(shape, slabs,
     np.testing.assert_allclose(results[0], want, rtol=_TOL[dtype], atol=_TOL[dtype] * k**0.5)
     for out in results[1:]:
         np.testing.assert_array_equal(out, results[0])
+
+
+def test_the_avx2_kernels_where_they_multiply_faster():
+    """On Zen 4 numpy's dynamic-arch OpenBLAS picks its SkylakeX kernels; numbax switches it
+    to its Haswell ones (`_prefer_avx2`), which numpy's own products then use too: a jitted
+    product has numpy's bits, and the float64 product's values."""
+    if llvm.get_host_cpu_name() not in gemm.AVX2_FASTER or "OPENBLAS_CORETYPE" in os.environ:
+        pytest.skip("not a CPU of gemm.AVX2_FASTER, or the user chose OpenBLAS's kernels")
+    if not gemm.blas_core():
+        pytest.skip("not an OpenBLAS that names its kernels")
+    assert gemm.blas_core() == "Haswell"
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 96, 80), dtype=np.float32)
+    got = np.asarray(core.jit(lambda a, b: a @ b.T)(a, b))
+    np.testing.assert_array_equal(got, a @ b.T)
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b.T, rtol=1e-5, atol=1e-4)
+
+
+def test_the_users_openblas_coretype_is_kept():
+    """`OPENBLAS_CORETYPE` set by the user keeps the kernels it names."""
+    if llvm.get_host_cpu_name() not in gemm.AVX2_FASTER:
+        pytest.skip("not a CPU of gemm.AVX2_FASTER")
+    code = "import core; from core.jit import gemm; print(gemm.blas_core())"
+    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() in ("SkylakeX", ""), out.stderr
