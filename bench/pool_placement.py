@@ -12,7 +12,9 @@ load: `core/jit/threads.py`; only without `NUMBAX_NUM_THREADS`). A setting may a
 `+NAMEvalue`: `spin` (the workers' spin before they sleep, us: `pool.SPIN`), `slice` and
 `cslice` (the scheduler slices of the workers and of the device thread, us: `sched_setattr`'s
 `sched_runtime`, honoured for normal threads since Linux 6.12), `rescue` (0: a waiting caller
-does not move a preempted worker to its CPU: `pool.RESCUE`), e.g. `keepoff+rescue0`.
+does not move a preempted worker to its CPU: `pool.RESCUE`), `look` (how far into its spin a
+waiting caller first notes its workers' CPU clocks, us: `pool.LOOK`; 0: only as it sleeps),
+e.g. `keepoff+rescue0`.
 
 Per step it prints the callers' waits for the workers' pieces (`pool.WAITED`), those over 1 ms
 (`LONG_WAITS`: a worker preempted in a piece holds its caller until it runs again), the
@@ -80,6 +82,7 @@ def main() -> None:
         os.sched_setaffinity(device, {min(cpus)} if base == "pinned" else cpus)
         p.state[pool.SPIN] = opts.get("spin", pool.SPIN_NS // 1000) * 1000
         p.state[pool.RESCUE] = opts.get("rescue", 1)
+        p.state[pool.LOOK] = opts.get("look", pool.LOOK_NS // 1000) * 1000
         for tid in workers:
             _slice(tid, opts.get("slice", 0) * 1000)
         _slice(device, opts.get("cslice", 0) * 1000)

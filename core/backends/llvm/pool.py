@@ -53,11 +53,14 @@ the waits over `LONG_NS` (`LONG_WAITS`, `LONG_WAITED`): a worker preempted in a 
 its caller for the competitor's whole turn on the core (a scheduler tick or more), and next
 to other load those few waits were nearly all of the callers' waiting; a ledger per job of a
 step (`JOB_PERIOD`, off by default) says in which of a step's loops they are. So a caller that
-still waits after its spin looks every `RESCUE_NS` (`_rescue`, `RESCUE`) at the CPU time of
-the workers that are in its job (each worker's thread id is in the state): one that ran less
-than half of that time is waiting for a core, and the caller moves it to its own CPU, which
-it leaves as it sleeps; the worker keeps off that CPU again at its next job. On a quiet
-machine no worker is preempted and nothing moves.
+still waits halfway through its spin (`LOOK`) notes the CPU time of the workers that are in its
+job (each worker's thread id is in the state) and looks again at the spin's end and then every
+`RESCUE_NS` as it sleeps (`_rescue`, `RESCUE`): a worker that ran less than half of that time
+is waiting for a core, and the caller moves it to its own CPU, which it leaves as it sleeps;
+the worker keeps off that CPU again at its next job. The first look within the spin catches a
+worker preempted as its caller's own pieces end (the LSTM's scans: two pieces of 4 ms, the
+worker's half done next to a busy process) half a millisecond sooner. On a quiet machine no
+worker is preempted and nothing moves.
 
 Every iteration runs in the same piece, by the same code, whichever thread takes it: results
 do not depend on the thread count or on who took what. With the pool on it is the process's
@@ -134,13 +137,17 @@ TID, IN_JOB, MOVED, MARK = range(TRACK)
 JOB_PERIOD = WORKER0 + TRACK * MAX_TRACKED
 JOB_SLOTS = 64
 JOB_WAITED, JOB_LONG, JOB_PIECES, JOB_TIME = (JOB_PERIOD + 1 + k * JOB_SLOTS for k in range(4))
-WORDS = JOB_TIME + JOB_SLOTS
+# How far into its spin a waiting caller first notes its workers' CPU clocks (`_run`; 0: only
+# as it sleeps, `RESCUE_NS` before its first look)
+LOOK = JOB_TIME + JOB_SLOTS
+WORDS = LOOK + 1
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
 SLICE_NS = 100_000_000
 LONG_NS = 1_000_000  # a caller's wait counted as long (`LONG_WAITS`)
 RESCUE_NS = 500_000  # how often a waiting caller looks for preempted workers (`_rescue`)
+LOOK_NS = SPIN_NS // 2  # `LOOK`'s default: halfway through the spin
 _LOW = 0xFFFFFFFF
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -426,15 +433,19 @@ def _run(state, body, sched, count, data, threads):
     start = _now()
     end = start + SPIN_NS
     rescue = _load(state, RESCUE) != 0 and _load(state, CPUS) != 0
+    look = _load(state, LOOK)
     marked = 0
     while _flag(state, DONE) < left:
-        if _now() < end:
+        now = _now()
+        if now < end:  # `LOOK` into its spin the caller notes its workers' CPU clocks
+            if rescue and look and not marked and now - start >= look:
+                _mark_workers(state, threads)
+                marked = now
             for _ in range(64):
                 _pause()
             continue
         sleep = SLICE_NS
-        if rescue:  # every `RESCUE_NS` of its sleep: were the workers preempted meanwhile?
-            now = _now()
+        if rescue:  # at the spin's end, then every `RESCUE_NS`: were the workers preempted?
             if marked:
                 _rescue(state, threads, now - marked)
             _mark_workers(state, threads)
@@ -542,6 +553,7 @@ class Pool:
         self.state[SPIN] = SPIN_NS
         self.state[CPUS] = _cpu_mask()
         self.state[RESCUE] = 1
+        self.state[LOOK] = LOOK_NS
         self._mark = (0, 0)
         self.address = self.state.ctypes.data
         self.threads: list[threading.Thread] = []

@@ -1,7 +1,8 @@
 """numbax's thread pool (core/backends/llvm/pool.py): every iteration runs once, on one or two
 threads, with a slow piece (a worker that lost its core), from several callers at once, and
 with a loop inside a piece (run on its caller); a worker keeps off its caller's CPU, and a
-preempted one is moved to its waiting caller's; the ledger, also per job; the pool stops and
+preempted one is moved to its waiting caller's (within the caller's spin if it was preempted as
+the caller began to wait); the ledger, also per job; the pool stops and
 starts again; numba's own parfors run on it, their reductions right."""
 
 import ctypes
@@ -277,6 +278,32 @@ def test_a_caller_moves_a_preempted_worker_to_its_cpu(on):
         _until_a_worker_joins(on, 64, 200_000)
         assert os.sched_getaffinity(worker) == set(cpus) - {cpus[0]}
     finally:
+        os.sched_setaffinity(0, cpus)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_a_caller_moves_a_worker_preempted_as_it_begins_to_wait_within_its_spin(on):
+    """A caller that finds its worker preempted as its own pieces end (two busy processes hold
+    the worker's core) moves it at the end of its spin (`LOOK`), not `RESCUE_NS` later as it
+    sleeps: some job has a worker moved and its caller's wait under `RESCUE_NS`."""
+    if not on.threads or not on.state[pool.CPUS]:
+        pytest.skip("no worker, or no CPU mask to keep to")
+    cpus = sorted(os.sched_getaffinity(0))
+    hog = f"import os\nos.sched_setaffinity(0, {{{cpus[1]}}})\nwhile True: pass"
+    hogs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(2)]
+    deadline, moved = time.monotonic() + 60, False
+    try:
+        os.sched_setaffinity(0, {cpus[0]})
+        while not moved:
+            rescued, waited = int(on.state[pool.RESCUED]), int(on.state[pool.WAITED])
+            _uneven_loop(20_000)
+            short = on.state[pool.WAITED] - waited < pool.RESCUE_NS
+            moved = on.state[pool.RESCUED] > rescued and short
+            assert time.monotonic() < deadline, "no caller moved its worker within its spin"
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
         os.sched_setaffinity(0, cpus)
 
 
