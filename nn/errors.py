@@ -839,8 +839,9 @@ class BatchApplyRankError(FlaxError, ValueError):
 
     def __init__(self, num_dims: int, shapes: Any):
         super().__init__(
-            f"BatchApply(num_dims={num_dims}) needs an input with at least {num_dims} "
-            f"dimensions, got shapes {shapes}. Lower num_dims or add the leading axes."
+            f"BatchApply requires at least one input with ndim >= {num_dims}.\n"
+            f"BatchApply(num_dims={num_dims}) got inputs of shapes {shapes}: lower num_dims or "
+            "add the leading axes."
         )
 
 

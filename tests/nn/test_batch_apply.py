@@ -24,5 +24,10 @@ def test_batch_apply_equals_applying_to_each_leading_index(shape, num_dims):
 
 
 def test_batch_apply_needs_a_mergeable_input():
-    with pytest.raises(errors.BatchApplyRankError, match="num_dims=3"):
+    # Flax 0.12.8: ValueError, first line "BatchApply requires at least one input with ndim >= 3."
+    with pytest.raises(
+        ValueError, match=r"^BatchApply requires at least one input with ndim >= 3\.\n"
+    ) as info:
         nn.BatchApply(lambda a: a, num_dims=3)(jnp.ones((2, 2)))
+    assert isinstance(info.value, errors.BatchApplyRankError)
+    assert "num_dims=3) got inputs of shapes [(2, 2)]" in str(info.value)
