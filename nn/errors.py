@@ -606,6 +606,21 @@ class InvalidMethodError(ApplyModuleInvalidMethodError):
         )
 
 
+class MethodNotCallableError(FlaxError, TypeError):
+    """``apply``/``init`` got ``method="name"`` naming an attribute that is not callable.
+
+    Failing code: ``model.apply(v, x, method="features")`` where ``features`` is a field.
+    Fix: name a method (``method="encode"``) or pass the function (``Model.encode``).
+    """
+
+    def __init__(self, cls: str, name: str, value: Any):
+        super().__init__(
+            f"'{cls}.{name}' must be a callable, got {type(value)}.\n"
+            f"Pass the name of a method of {cls} (method='encode') or the function "
+            f"({cls}.encode)."
+        )
+
+
 class ArgumentTwiceError(FlaxError, ValueError):
     """A setting was given both at construction and at call time (``merge_param``).
 

@@ -307,6 +307,15 @@ _NEVER_WRAPPED = {
 }
 
 
+def _takes_an_argument(fn: Callable) -> bool:
+    """Whether ``fn``'s signature has a parameter (one without a signature is given the benefit
+    of the doubt)."""
+    try:
+        return len(inspect.signature(fn).parameters) >= 1
+    except (TypeError, ValueError):
+        return True
+
+
 class Module:
     """Base class of all layers and models (``flax.linen.Module``).
 
@@ -832,10 +841,13 @@ class Module:
         elif isinstance(method, str):
             # looked up on the (unbound) module, as Flax does: a name that only setup defines
             # raises its AttributeError, a field holding a callable is used as the method
-            method = getattr(self, method)
+            name, method = method, getattr(self, method)
+            if not callable(method):
+                raise errors.MethodNotCallableError(type(self).__name__, name, method)
         if inspect.ismethod(method) and isinstance(method.__self__, Module):
             method = method.__func__
-        if not callable(method):
+        # as Flax: a function without a parameter for the module is not a method either
+        if not callable(method) or not _takes_an_argument(method):
             raise errors.InvalidMethodError(type(self).__name__, method)
         return method
 

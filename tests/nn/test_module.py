@@ -305,6 +305,39 @@ def test_apply_method_name_setup_defines_raises_flax_attribute_error(name):
     )
 
 
+class _Fields(nn.Module):
+    not_callable: int = 1
+
+    def __call__(self):
+        return None
+
+    def double(self):
+        return 2 * self.not_callable
+
+
+@pytest.mark.parametrize(
+    "method, error, first_line",
+    [  # Flax 0.12.8's results and errors
+        (lambda module: module.not_callable, None, 1),
+        ("double", None, 2),
+        (_Fields.double, None, 2),
+        (lambda: True, errors.ApplyModuleInvalidMethodError, "Cannot call apply(): <function"),
+        (
+            "not_callable",
+            TypeError,
+            "'_Fields.not_callable' must be a callable, got <class 'int'>.",
+        ),
+    ],
+)
+def test_apply_method_kinds_like_flax(method, error, first_line):
+    if error is None:
+        assert _Fields().apply({}, method=method) == first_line
+        return
+    with pytest.raises(error) as info:
+        _Fields().apply({}, method=method)
+    assert str(info.value).splitlines()[0].startswith(first_line)
+
+
 def test_init_with_method_creates_only_that_branch():
     variables = Encoder().init(random.key(0), jnp.ones((1, 3)), method="encode")
     assert set(variables["params"]) == {"enc"}
