@@ -34,11 +34,15 @@ import sys
 import threading
 import time
 
+import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench._common import print_json, thread_schedstat  # noqa: E402
-from core.backends.llvm.pool import CPU, CPUS, _getcpu, _jit, _keep_off, _load, _store, _swap  # noqa: E402
+from core.backends.llvm import pool  # noqa: E402
+from core.backends.llvm.pool import CPU, CPUS  # noqa: E402
 from core.backends.numba.library.exchange import (  # noqa: E402
     _FUTEX_WAIT_PRIVATE,
     _FUTEX_WAKE_PRIVATE,
@@ -48,6 +52,43 @@ from core.backends.numba.library.exchange import (  # noqa: E402
     _now,
     _pause,
 )
+
+_jit = numba.njit(nogil=True, cache=True)
+
+
+# The pool's atomic words and CPU placement (`core/backends/llvm/pool.py`) as numba intrinsics
+@intrinsic
+def _load(typingctx, base, word):
+    return types.int64(types.int64, types.int64), lambda _, b, sig, args: pool.load(b, *args)
+
+
+@intrinsic
+def _store(typingctx, base, word, value):
+    def codegen(context, b, sig, args):
+        pool.store(b, *args)
+        return context.get_dummy_value()
+
+    return types.none(types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _swap(typingctx, base, word, expected, value):
+    return types.boolean(*[types.int64] * 4), lambda _, b, sig, args: pool.swap(b, *args)
+
+
+@intrinsic
+def _getcpu(typingctx):
+    return types.int64(), lambda _, b, sig, args: pool.getcpu(b)
+
+
+@intrinsic
+def _keep_off(typingctx, state, away):
+    def codegen(context, b, sig, args):
+        fn = b.module.globals.get("numbax_pool.keep_off") or pool.keep_off(b.module)
+        return b.call(fn, args)
+
+    return types.int64(types.int64, types.int64), codegen
+
 
 # state words
 EPOCH, NEXT, COUNT, STOP, SLEEPERS, SPIN, WORK, COMMIT, TAKEN, STOLEN = range(10)

@@ -39,6 +39,7 @@ import numba
 from numba.core.caching import _CacheLocator
 from numba.core.dispatcher import Dispatcher
 
+from core.backends.llvm import parallel
 from core.config import config
 from core.jit import cache_files, fork_safety, host_calls, numba_cache, runtime, vecmath
 from core.jit.cache_files import cache_dir
@@ -175,6 +176,8 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
     disp = _DISPATCHERS.get(key)
     if disp is not None:
         return disp
+    if options.get("parallel"):
+        parallel.before_parfors()  # numba's parfors on numbax's pool, if it is on
     with _compile_lock(module_name(source), _shared_helpers(source)):
         mod, file_backed = load_module(source)
         fn = getattr(mod, entry)

@@ -195,7 +195,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       of several kernels has `variant(skip, missing, around)`, the program without the kernels
       `skip` and some kernels called through wrappers (`_variant`).
     """
-    pool.start()  # before any kernel links: numba's parfors then call the pool (if on)
+    pool.prepare()  # before any kernel links: the pool's state in its cell
     hosts = {k for k, kj in enumerate(program.kernels) if host_loops.loop_of(kj)}
     whole = _whole(program) and not hosts
     built = _build_all(program, whole, hosts)

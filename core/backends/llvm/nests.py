@@ -178,8 +178,8 @@ def _from_disk(key: str):
 
 def _codegen():
     """numba's JIT code generator (its typing and target contexts need no refresh for it), with
-    numbax's thread pool started (the cells that threaded nests name are then filled)."""
-    pool.start()
+    numbax's thread pool prepared (the cell of its state, which threaded nests read, filled)."""
+    pool.prepare()
     from numba.core.registry import cpu_target  # noqa: PLC0415
 
     return cpu_target.target_context.codegen()

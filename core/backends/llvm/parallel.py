@@ -59,6 +59,7 @@ pool's run, as around `numba_parallel_for`.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 
 import numpy as np
 from llvmlite import binding as llvm
@@ -304,19 +305,37 @@ def _gufunc(module: ir.Module, body: ir.Function) -> ir.Function:
 
 
 _LIBC = ctypes.CDLL(None)
-_ROUTED: list = []  # the code library of `numbax_parfor`, once `route_parfors` built it
+_ROUTED: list = []  # the code library of `numbax_parfor`, once `route_parfors` routed to it
+_BEFORE_PARFORS: list = []  # what `before_parfors` calls (`pool.py` registers its `route`)
 
 
-def route_parfors(codegen) -> None:
+def register_before_parfors(hook: Callable[[], None]) -> None:
+    """Registers `hook`, which `before_parfors` calls (numbax's pool: its code loaded and
+    numba's parfors routed to it, if it is on).
+
+    Args:
+      hook: a function of no arguments.
+    """
+    _BEFORE_PARFORS.append(hook)
+
+
+def before_parfors() -> None:
+    """Called before numba compiles, or loads from its cache, a function with parfors (a
+    kernel or library function compiled with `parallel=True`): code linked from then on calls
+    `numbax_parfor` (`route_parfors`) where numbax's pool is on."""
+    for hook in _BEFORE_PARFORS:
+        hook()
+
+
+def route_parfors(library) -> None:
     """Points the symbol `numba_parallel_for`, which numba's parfors (the `prange` loops numba
     compiles itself: kernels the translator left to numba, numba's parallel ufuncs) call, at
     `numbax_parfor`: on the pool when it is on, else oneTBB's `parallel_for` as before. Code
     linked afterwards, compiled or loaded from numba's cache, calls it; code linked before keeps
-    oneTBB's. Once per process (a forked child inherits it); `codegen` is numba's JIT code
-    generator.
+    oneTBB's. Once per process (a forked child inherits it).
 
     Args:
-      codegen: numba's CPU code generator (`cpu_target.target_context.codegen()`).
+      library: numba's code library of a module with `parfor_functions`, finalized.
     """
     if _ROUTED:  # (a forked child's parent's routing stands)
         return
@@ -330,9 +349,6 @@ def route_parfors(codegen) -> None:
         CELLS[KEY_CELL][0] = key.value
         CELLS[TBB_CELL][0] = llvm.address_of_symbol("numba_parallel_for")
         CELLS[TBB_ID_CELL][0] = llvm.address_of_symbol("get_thread_id")
-        library = codegen.create_library("numbax_parfor")
-        library.add_ir_module(_parfor_module())
-        library.finalize()
         _ROUTED.append(library)
         llvm.add_symbol("numba_parallel_for", library.get_pointer_to_function("numbax_parfor"))
         llvm.add_symbol("get_thread_id", library.get_pointer_to_function("numbax_thread_id"))
@@ -344,14 +360,14 @@ def set_rank(rank: int) -> None:
     _LIBC.pthread_setspecific(ctypes.c_uint(int(CELLS[KEY_CELL][0])), ctypes.c_void_p(rank + 1))
 
 
-def _parfor_module() -> ir.Module:
-    """`numbax_parfor(fn, args, dims, steps, data, inner_ndim, array_count, threads)`, numba's
-    `parallel_for`'s signature: with the pool on, the `dims[0]` pieces of the gufunc `fn`
-    (piece k: `fn` called for one item, its `array_count` arguments `args[j] + k * steps[j]`,
-    as oneTBB's `parallel_for` calls it on a range of pieces) are the pool's job of `dims[0]`
-    pieces [k, k] (`numbax_parfor.piece`, its `data` the call's arguments); else oneTBB's.
-    The caller holds no GIL (numba's gufunc wrapper released it)."""
-    module = ir.Module(name="numbax_parfor")
+def parfor_functions(module: ir.Module) -> None:
+    """Adds to `module` `numbax_thread_id` (see `KEY_CELL`) and `numbax_parfor(fn, args, dims,
+    steps, data, inner_ndim, array_count, threads)`, numba's `parallel_for`'s signature: with
+    the pool on, the `dims[0]` pieces of the gufunc `fn` (piece k: `fn` called for one item,
+    its `array_count` arguments `args[j] + k * steps[j]`, as oneTBB's `parallel_for` calls it
+    on a range of pieces) are the pool's job of `dims[0]` pieces [k, k] (`numbax_parfor.piece`,
+    its `data` the call's arguments); else oneTBB's. The caller holds no GIL (numba's gufunc
+    wrapper released it)."""
     _thread_id(module)
     fn = ir.Function(module, _PARALLEL_FOR, "numbax_parfor")
     piece = _parfor_piece(module)
@@ -371,7 +387,7 @@ def _parfor_module() -> ir.Module:
     free = ir.Function(module, ir.FunctionType(ir.VoidType(), [_I8P]), "free")
     raw = b.call(malloc, [b.mul(count, _I64(16))])
     sched = b.bitcast(raw, _I64.as_pointer())
-    with _counted(b, count) as k:
+    with counted(b, count) as k:
         at = b.mul(k, _I64(2))
         b.store(k, b.gep(sched, [at], source_etype=_I64))
         b.store(k, b.gep(sched, [b.add(at, _I64(1))], source_etype=_I64))
@@ -387,7 +403,6 @@ def _parfor_module() -> ir.Module:
     b.call(put, [key, outer])
     b.call(free, [raw])
     b.ret_void()
-    return module
 
 
 def _thread_id(module: ir.Module) -> None:
@@ -422,12 +437,12 @@ def _parfor_piece(module: ir.Module) -> ir.Function:
     steps = b.inttoptr(word(3), _I64.as_pointer())
     data, inner, arrays = b.inttoptr(word(4), _I8P), word(5), word(6)
     counts = b.alloca(_I64, b.add(inner, _I64(1)), name="counts")
-    with _counted(b, b.add(inner, _I64(1))) as k:
+    with counted(b, b.add(inner, _I64(1))) as k:
         value = b.load(b.gep(dims, [k], source_etype=_I64))
         b.store(value, b.gep(counts, [k], source_etype=_I64))
     b.store(b.sub(hi, lo), counts)
     bases = b.alloca(_I8P, arrays, name="bases")
-    with _counted(b, arrays) as j:
+    with counted(b, arrays) as j:
         base = b.load(b.gep(args, [j], source_etype=_I8P))
         step = b.load(b.gep(steps, [j], source_etype=_I64))
         moved = b.gep(base, [b.mul(step, lo)], source_etype=ir.IntType(8))
@@ -437,8 +452,8 @@ def _parfor_piece(module: ir.Module) -> ir.Function:
     return fn
 
 
-class _counted:
-    """`with _counted(builder, n) as k:` emits `for k in range(n)` (int64) around the block."""
+class counted:
+    """`with counted(builder, n) as k:` emits `for k in range(n)` (int64) around the block."""
 
     def __init__(self, builder: ir.IRBuilder, n: ir.Value):
         self.b, self.n = builder, n

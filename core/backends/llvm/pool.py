@@ -44,7 +44,7 @@ Where the workers run: the scheduler puts a woken thread on its waker's CPU when
 idle, so next to one busy process on two cores the worker woke on its caller's core and the
 two took turns there while the busy process had the other core to itself (the process ran one
 core's worth, `bench/README.md`, "A worker off its caller's core"). So a job carries the CPU
-its caller runs on (`CPU`), and a worker that joins it keeps off that CPU (`_keep_off`: its
+its caller runs on (`CPU`), and a worker that joins it keeps off that CPU (`keep_off`: its
 affinity becomes the pool's CPUs, `CPUS`, but that one, set again only when the caller's CPU
 changes); the caller is not pinned. The pool also keeps a ledger (`WAITED`, `HELPED`): the
 callers' time waiting for the workers' pieces and the workers' CPU time in pieces, whose
@@ -75,34 +75,37 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
+import hashlib
 import os
+import pickle
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import numba
 import numpy as np
+from llvmlite import binding as llvm
 from llvmlite import ir
-from numba import types
 from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
-from numba.extending import intrinsic
 
-from core.backends.llvm import parallel, target
+from core.backends.llvm import parallel
+from core.backends.numba.library import exchange
 from core.backends.numba.library.exchange import (
+    _CLOCK_MONOTONIC,
     _FUTEX_WAIT_PRIVATE,
     _FUTEX_WAKE_PRIVATE,
-    _add_flag,
     _cell,
-    _flag,
-    _futex,
-    _now,
-    _pause,
-    _peek,
-    _set_flag,
     clock_ns,
+    futex,
+    pause,
 )
 from core.config import config
+from core.jit import cache_files
 from core.jit import threads as thread_policy
+from core.jit.rsqrt_estimate import target_cpu
 from core.parallel import communicator as comm
 
 # The state's words (the int32 counters are the low halves of theirs).
@@ -110,7 +113,7 @@ EPOCH, CLAIM, BODY, SCHED, COUNT, DATA, THREADS, DONE, WAITING, SLEEPERS, BUSY, 
 ON = parallel.ON  # whether loops run on the pool (else on oneTBB)
 SPIN, SLEPT, TAKEN = 13, 14, 15  # the workers' spin (ns); `Pool.stats`
 # The CPU the caller of the job runs on, and the CPUs (a bit mask) the workers may use: a
-# worker keeps off its caller's CPU (`_keep_off`)
+# worker keeps off its caller's CPU (`keep_off`)
 CPU, CPUS = 16, 17
 # Nanoseconds the callers waited for workers' pieces (after taking every piece left), and the
 # workers' CPU time in pieces: what the workers saved (`Pool.saved`)
@@ -149,6 +152,7 @@ LONG_NS = 1_000_000  # a caller's wait counted as long (`LONG_WAITS`)
 RESCUE_NS = 500_000  # how often a waiting caller looks for preempted workers (`_rescue`)
 LOOK_NS = SPIN_NS // 2  # `LOOK`'s default: halfway through the spin
 _LOW = 0xFFFFFFFF
+_I1 = ir.IntType(1)
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
 _I8P = ir.IntType(8).as_pointer()
@@ -159,382 +163,474 @@ _SYS_GETCPU, _SYS_SETAFFINITY = {"x86_64": (309, 203), "aarch64": (168, 122)}.ge
 )
 
 
-def _jit(fn):
-    """`fn` compiled as the pool's code: on numbax's lean target (`target.py`: loading it, even
-    from numba's cache, does not load numba's whole registry), without the GIL, cached."""
-    return numba.njit(nogil=True, cache=True, _target=target.NAME)(fn)
+# The entry points of the pool's code (`_module`)
+RUN, SERVE, HELP, SHUTDOWN = (f"numbax_pool.{n}" for n in ("run", "serve", "help", "shutdown"))
+_BODY_PTR = ir.FunctionType(ir.VoidType(), [_I8P, _I64, _I64]).as_pointer()
+_SYSCALL = ir.FunctionType(_I64, [_I64], var_arg=True).as_pointer()
 
 
-def _word(builder: ir.IRBuilder, base: ir.Value, word: ir.Value) -> ir.Value:
-    at = builder.add(base, builder.mul(word, _I64(8)))
-    return builder.inttoptr(at, _I64.as_pointer())
+# The state's words, written in IR: `base` is the state's address (i64), `word` an int or an i64.
+def _at(b: ir.IRBuilder, base: ir.Value, word, ty: ir.Type = _I64) -> ir.Value:
+    word = _I64(word) if isinstance(word, int) else word
+    return b.inttoptr(b.add(base, b.mul(word, _I64(8))), ty.as_pointer())
 
 
-@intrinsic
-def _load(typingctx, base, word):
-    """The int64 at word `word` of address `base` (an atomic, sequentially consistent load)."""
+def load(b: ir.IRBuilder, base: ir.Value, word) -> ir.Value:
+    """Emits an atomic (sequentially consistent) load of an int64 of the state.
 
-    def codegen(context, builder, signature, args):
-        return builder.load_atomic(_word(builder, *args), "seq_cst", 8)
+    Args:
+      b: the builder.
+      base: the state's address (an i64).
+      word: the word (an int or an i64).
 
-    return types.int64(types.int64, types.int64), codegen
-
-
-@intrinsic
-def _store(typingctx, base, word, value):
-    """Stores the int64 `value` at word `word` of address `base` (atomically, sequentially
-    consistent)."""
-
-    def codegen(context, builder, signature, args):
-        builder.store_atomic(args[2], _word(builder, args[0], args[1]), "seq_cst", 8)
-        return context.get_dummy_value()
-
-    return types.none(types.int64, types.int64, types.int64), codegen
+    Returns:
+      The int64.
+    """
+    return b.load_atomic(_at(b, base, word), "seq_cst", 8)
 
 
-@intrinsic
-def _swap(typingctx, base, word, expected, value):
-    """Sets the int64 at word `word` of address `base` to `value` if it holds `expected`
-    (atomically); returns whether it did."""
-
-    def codegen(context, builder, signature, args):
-        ptr = _word(builder, args[0], args[1])
-        pair = builder.cmpxchg(ptr, args[2], args[3], "seq_cst", "seq_cst")
-        return builder.extract_value(pair, 1)
-
-    return types.boolean(types.int64, types.int64, types.int64, types.int64), codegen
+def store(b: ir.IRBuilder, base: ir.Value, word, value: ir.Value) -> None:
+    """Emits an atomic (sequentially consistent) store of `value` (an i64) at word `word` (an
+    int or an i64) of the state at address `base` (an i64), with builder `b`."""
+    b.store_atomic(value, _at(b, base, word), "seq_cst", 8)
 
 
-@intrinsic
-def _call(typingctx, body, data, lo, hi):
-    """Calls the loop body at address `body`: `body(data, lo, hi)`."""
+def swap(b: ir.IRBuilder, base: ir.Value, word, expected: ir.Value, value: ir.Value) -> ir.Value:
+    """Emits a compare-and-swap of an int64 of the state.
 
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.VoidType(), [_I8P, _I64, _I64])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        builder.call(fn, [builder.inttoptr(args[1], _I8P), args[2], args[3]])
-        return context.get_dummy_value()
+    Args:
+      b: the builder.
+      base: the state's address (an i64).
+      word: the word (an int or an i64).
+      expected, value: the i64 it must hold, and the one it is set to.
 
-    return types.none(types.int64, types.int64, types.int64, types.int64), codegen
-
-
-@intrinsic
-def _add(typingctx, base, word, value):
-    """Adds `value` to the int64 at word `word` of address `base` (atomically)."""
-
-    def codegen(context, builder, signature, args):
-        builder.atomic_rmw("add", _word(builder, args[0], args[1]), args[2], "seq_cst")
-        return context.get_dummy_value()
-
-    return types.none(types.int64, types.int64, types.int64), codegen
+    Returns:
+      Whether it was set (an i1).
+    """
+    pair = b.cmpxchg(_at(b, base, word), expected, value, "seq_cst", "seq_cst")
+    return b.extract_value(pair, 1)
 
 
-@intrinsic
-def _cpu_now(typingctx):
-    """The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID)."""
-
-    def codegen(context, builder, signature, args):
-        return clock_ns(builder, _CLOCK_THREAD_CPUTIME)
-
-    return types.int64(), codegen
+def _add(b: ir.IRBuilder, base: ir.Value, word, value: ir.Value) -> None:
+    b.atomic_rmw("add", _at(b, base, word), value, "seq_cst")
 
 
-@intrinsic
-def _getcpu(typingctx):
-    """The CPU the calling thread runs on (Linux's `getcpu`), -1 where it cannot tell."""
-
-    def codegen(context, builder, signature, args):
-        if _SYS_GETCPU < 0:
-            return _I64(-1)
-        fn = ir.FunctionType(_I64, [_I64], var_arg=True)
-        call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
-        cpu = cgutils.alloca_once_value(builder, ir.Constant(ir.IntType(32), -1))
-        null = ir.Constant(_I8P, None)
-        failed = builder.call(call, [_I64(_SYS_GETCPU), cpu, null, null])
-        return builder.select(
-            builder.icmp_signed("!=", failed, _I64(0)),
-            _I64(-1),
-            builder.sext(builder.load(cpu), _I64),
-        )
-
-    return types.int64(), codegen
+def _flag(b: ir.IRBuilder, base: ir.Value, word) -> ir.Value:
+    """The int32 counter of word `word` (its low half), atomically, as an i64."""
+    return b.sext(b.load_atomic(_at(b, base, word, _I32), "seq_cst", 4), _I64)
 
 
-@intrinsic
-def _set_cpus(typingctx, mask):
-    """Lets the calling thread run on the CPUs of the bit mask `mask` only (Linux's
-    `sched_setaffinity`)."""
-
-    def codegen(context, builder, signature, args):
-        if _SYS_SETAFFINITY >= 0:
-            fn = ir.FunctionType(_I64, [_I64], var_arg=True)
-            call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
-            word = cgutils.alloca_once_value(builder, args[0])
-            builder.call(call, [_I64(_SYS_SETAFFINITY), _I64(0), _I64(8), word])
-        return context.get_dummy_value()
-
-    return types.none(types.int64), codegen
+def _add_flag(b: ir.IRBuilder, base: ir.Value, word, value) -> None:
+    value = _I32(value) if isinstance(value, int) else b.trunc(value, _I32)
+    b.atomic_rmw("add", _at(b, base, word, _I32), value, "seq_cst")
 
 
-@intrinsic
-def _thread_cpu(typingctx, tid):
+def _set_flag(b: ir.IRBuilder, base: ir.Value, word, expected: int, value: int) -> ir.Value:
+    pair = b.cmpxchg(_at(b, base, word, _I32), _I32(expected), _I32(value), "seq_cst", "seq_cst")
+    return b.extract_value(pair, 1)
+
+
+def _futex(b: ir.IRBuilder, base: ir.Value, word, op: int, value, ns) -> None:
+    value = _I32(value) if isinstance(value, int) else b.trunc(value, _I32)
+    ns = _I64(ns) if isinstance(ns, int) else ns
+    futex(b, _at(b, base, word, _I32), _I32(op), value, ns)
+
+
+def _now(b: ir.IRBuilder) -> ir.Value:
+    return clock_ns(b, _CLOCK_MONOTONIC)
+
+
+def getcpu(b: ir.IRBuilder) -> ir.Value:
+    """Emits Linux's `getcpu` with builder `b`.
+
+    Returns:
+      The CPU the calling thread runs on (an i64), -1 where it cannot tell.
+    """
+    if _SYS_GETCPU < 0:
+        return _I64(-1)
+    cpu = cgutils.alloca_once_value(b, _I32(-1))
+    null = ir.Constant(_I8P, None)
+    call = _cell(b, "numbax_exchange_syscall", _SYSCALL)
+    failed = b.call(call, [_I64(_SYS_GETCPU), cpu, null, null])
+    return b.select(b.icmp_signed("!=", failed, _I64(0)), _I64(-1), b.sext(b.load(cpu), _I64))
+
+
+def _set_cpus(b: ir.IRBuilder, tid: ir.Value, mask: ir.Value) -> None:
+    """Emits `sched_setaffinity`: thread `tid` (0: the calling one) runs on the CPUs of the bit
+    mask `mask` only."""
+    if _SYS_SETAFFINITY >= 0:
+        word = cgutils.alloca_once_value(b, mask)
+        call = _cell(b, "numbax_exchange_syscall", _SYSCALL)
+        b.call(call, [_I64(_SYS_SETAFFINITY), tid, _I64(8), word])
+
+
+def _thread_cpu(b: ir.IRBuilder, tid: ir.Value | None) -> ir.Value:
     """The CPU time in nanoseconds of thread `tid` of this process (its CPU clock:
-    `pthread_getcpuclockid`'s id, `~tid << 3 | 6`); 2**62 if it cannot be read."""
-
-    def codegen(context, builder, signature, args):
-        spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
-        clock = builder.trunc(
-            builder.or_(builder.shl(builder.not_(args[0]), _I64(3)), _I64(6)), _I32
-        )
-        fn = ir.FunctionType(_I32, [_I32, spec.type])
-        cell = _cell(builder, "numbax_exchange_clock", fn.as_pointer())
-        failed = builder.icmp_signed("!=", builder.call(cell, [clock, spec]), _I32(0))
-        sec = builder.load(cgutils.gep(builder, spec, 0, 0))
-        nsec = builder.load(cgutils.gep(builder, spec, 0, 1))
-        ns = builder.add(builder.mul(sec, _I64(1_000_000_000)), nsec)
-        return builder.select(failed, _I64(1 << 62), ns)  # no clock: as if it ran all along
-
-    return types.int64(types.int64), codegen
+    `pthread_getcpuclockid`'s id, `~tid << 3 | 6`), or of the calling thread (None:
+    CLOCK_THREAD_CPUTIME_ID); 2**62 if it cannot be read (as if it ran all along)."""
+    if tid is None:
+        return clock_ns(b, _CLOCK_THREAD_CPUTIME)
+    spec = cgutils.alloca_once(b, ir.LiteralStructType([_I64, _I64]))
+    clock = b.trunc(b.or_(b.shl(b.not_(tid), _I64(3)), _I64(6)), _I32)
+    fn = ir.FunctionType(_I32, [_I32, spec.type])
+    failed = b.icmp_signed(
+        "!=", b.call(_cell(b, "numbax_exchange_clock", fn.as_pointer()), [clock, spec]), _I32(0)
+    )
+    sec = b.load(cgutils.gep(b, spec, 0, 0))
+    ns = b.add(b.mul(sec, _I64(1_000_000_000)), b.load(cgutils.gep(b, spec, 0, 1)))
+    return b.select(failed, _I64(1 << 62), ns)
 
 
-@intrinsic
-def _move(typingctx, tid, mask):
-    """Lets thread `tid` run on the CPUs of the bit mask `mask` only (`sched_setaffinity`)."""
-
-    def codegen(context, builder, signature, args):
-        if _SYS_SETAFFINITY >= 0:
-            fn = ir.FunctionType(_I64, [_I64], var_arg=True)
-            call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
-            word = cgutils.alloca_once_value(builder, args[1])
-            builder.call(call, [_I64(_SYS_SETAFFINITY), args[0], _I64(8), word])
-        return context.get_dummy_value()
-
-    return types.none(types.int64, types.int64), codegen
+def _spin(b: ir.IRBuilder) -> None:
+    """Emits 64 spin-wait hints."""
+    with parallel.counted(b, _I64(64)):
+        pause(b)
 
 
-@_jit
-def _mark_workers(state, threads):
-    """Notes the CPU time of the job's workers that are taking pieces, as their caller begins
-    to wait for them (`_rescue`)."""
-    for rank in range(1, threads if threads <= MAX_TRACKED else MAX_TRACKED + 1):
-        w = WORKER0 + TRACK * (rank - 1)
-        if _load(state, w + IN_JOB) != 0 and _load(state, w + TID) > 0:
-            _store(state, w + MARK, _thread_cpu(_load(state, w + TID)))
+def _local(b: ir.IRBuilder, value: ir.Value) -> ir.Value:
+    """A local variable (an alloca in the entry block, which LLVM keeps in a register) holding
+    `value`."""
+    return cgutils.alloca_once_value(b, value)
 
 
-@_jit
-def _rescue(state, threads, waited):
-    """Moves each worker of the job that ran less than half of the `waited` nanoseconds since
-    `_mark_workers` (preempted: another process holds its core, and the piece it holds keeps
-    its caller waiting for that process's whole turn) to the calling thread's CPU, which the
-    caller leaves as it sleeps; the worker keeps off it again at its next job (`MOVED`)."""
-    cpu = _getcpu()
-    if cpu < 0 or cpu > 62:
-        return
-    for rank in range(1, threads if threads <= MAX_TRACKED else MAX_TRACKED + 1):
-        w = WORKER0 + TRACK * (rank - 1)
-        tid = _load(state, w + TID)
-        ran = _thread_cpu(tid) - _load(state, w + MARK) if tid > 0 else waited
-        if _load(state, w + IN_JOB) != 0 and 2 * ran < waited:
-            _move(tid, 1 << cpu)
-            _store(state, w + MOVED, 1)
-            _add(state, RESCUED, 1)
+@contextlib.contextmanager
+def _while(b: ir.IRBuilder, test) -> Iterator[ir.Block]:
+    """Emits `while test(): <block>` (`test()` emits the condition, an i1, at the loop's head);
+    yields the head: a branch to it continues the loop."""
+    head, body, done = (b.append_basic_block(n) for n in ("while.head", "while.body", "while.end"))
+    b.branch(head)
+    b.position_at_end(head)
+    b.cbranch(test(), body, done)
+    b.position_at_end(body)
+    yield head
+    if not b.block.is_terminated:
+        b.branch(head)
+    b.position_at_end(done)
 
 
-@_jit
-def _keep_off(state, away):
-    """Keeps the calling worker off the CPU of the job's caller (`CPU`), on the pool's other
-    CPUs, if that CPU is not `away`, the one it keeps off already; returns the one it keeps off
-    now. The scheduler puts a woken thread on its waker's CPU when every CPU is busy, so next to
-    a busy process on two cores the worker would share its caller's core and leave the other to
-    the busy process (`bench/README.md`, "A worker off its caller's core")."""
-    cpu = _load(state, CPU)
-    if cpu == away or cpu < 0 or cpu > 62:
-        return away
-    mask = _load(state, CPUS) & ~(1 << cpu)
-    if mask != 0:
-        _set_cpus(mask)
-    return cpu
+@contextlib.contextmanager
+def _tracked(b: ir.IRBuilder, threads: ir.Value) -> Iterator[ir.Value]:
+    """Emits `for rank in range(1, min(threads, MAX_TRACKED + 1))` (the tracked workers of a
+    job of `threads` threads); yields the first of the rank's words (`WORKER0 + TRACK * (rank
+    - 1)`, an i64)."""
+    top = b.select(b.icmp_signed("<=", threads, _I64(MAX_TRACKED)), threads, _I64(MAX_TRACKED + 1))
+    with parallel.counted(b, b.sub(top, _I64(1))) as k:
+        yield b.add(b.mul(k, _I64(TRACK)), _I64(WORKER0))
 
 
-@_jit
-def _piece(body, sched, data, k):
-    _call(body, data, _peek(sched, 2 * k), _peek(sched, 2 * k + 1) + 1)
+def _function(module: ir.Module, name: str, ret: ir.Type, args: int, public: bool = False):
+    """A function of `module` of `args` int64 arguments; returns it and a builder at its entry."""
+    fn = ir.Function(module, ir.FunctionType(ret, [_I64] * args), name)
+    if not public:
+        fn.linkage = "internal"
+    return fn, ir.IRBuilder(fn.append_basic_block("entry"))
 
 
-@_jit
-def _take(state, job, body, sched, count, data, most):
-    """Runs pieces of job `job` while there are any left, `most` at most; returns how many it
-    ran."""
-    ran = 0
-    while ran < most:
-        claim = _load(state, CLAIM)
-        k = claim & _LOW
-        if (claim >> 32) & _LOW != job or k >= count:
-            return ran
-        if _swap(state, CLAIM, claim, claim + 1):
-            _piece(body, sched, data, k)
-            ran += 1
-    return ran
+def _piece(b: ir.IRBuilder, body, sched, data, k) -> None:
+    """Emits the call of piece `k` of `sched` (its [first, last]): `body(data, first, last + 1)`."""
+    at = b.mul(k, _I64(2))
+    lo = b.load(_at(b, sched, at))
+    hi = b.add(b.load(_at(b, sched, b.add(at, _I64(1)))), _I64(1))
+    b.call(b.inttoptr(body, _BODY_PTR), [b.inttoptr(data, _I8P), lo, hi])
 
 
-@_jit
-def _hand_back(state, ran):
-    """Counts `ran` pieces a worker (or a desk's helper) finished for the job's caller, and
-    wakes the caller if it sleeps waiting for them (`TAKEN`, the pool's statistics, is the
-    taker's to count).
+def _claimed(b: ir.IRBuilder, claim: ir.Value) -> ir.Value:
+    """The job number of CLAIM's value `claim`."""
+    return b.and_(b.lshr(claim, _I64(32)), _I64(_LOW))
+
+
+def _take(module: ir.Module) -> ir.Function:
+    """`take(state, job, body, sched, count, data, most)`: runs pieces of job `job` while there
+    are any left, `most` at most; returns how many it ran."""
+    fn, b = _function(module, "numbax_pool.take", _I64, 7)
+    state, job, body, sched, count, data, most = fn.args
+    ran = _local(b, _I64(0))
+    with _while(b, lambda: b.icmp_signed("<", b.load(ran), most)):
+        claim = load(b, state, CLAIM)
+        k = b.and_(claim, _I64(_LOW))
+        late = b.icmp_signed("!=", _claimed(b, claim), job)
+        with b.if_then(b.or_(late, b.icmp_signed(">=", k, count))):
+            b.ret(b.load(ran))
+        with b.if_then(swap(b, state, CLAIM, claim, b.add(claim, _I64(1)))):
+            _piece(b, body, sched, data, k)
+            b.store(b.add(b.load(ran), _I64(1)), ran)
+    b.ret(b.load(ran))
+    return fn
+
+
+def _hand_back(module: ir.Module) -> ir.Function:
+    """`hand_back(state, ran)`: counts `ran` pieces a worker (or a desk's helper) finished for
+    the job's caller, and wakes the caller if it sleeps waiting for them (`TAKEN`, the pool's
+    statistics, is the taker's to count).
 
     A worker hands its pieces back before it makes any system call: reading its own CPU clock
-    (`_cpu_now`, `HELPED`) makes Linux account its run time (`update_curr`), and a worker whose
-    scheduler slice ran out is preempted right there; before its hand-back, its caller waited
-    for the competitor's whole turn on the worker's core (next to a busy process, 2-4 waits of
-    2-10 ms a transformer step: `bench/README.md`, session 38); after it, it holds nobody up."""
-    _add_flag(state, DONE, ran)
-    if _flag(state, WAITING) > 0:
-        _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
+    (`HELPED`) makes Linux account its run time (`update_curr`), and a worker whose scheduler
+    slice ran out is preempted right there; before its hand-back, its caller waited for the
+    competitor's whole turn on the worker's core (next to a busy process, 2-4 waits of 2-10 ms
+    a transformer step: `bench/README.md`, session 38); after it, it holds nobody up."""
+    fn, b = _function(module, "numbax_pool.hand_back", ir.VoidType(), 2)
+    state, ran = fn.args
+    _add_flag(b, state, DONE, ran)
+    with b.if_then(b.icmp_signed(">", _flag(b, state, WAITING), _I64(0))):
+        _futex(b, state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
+    b.ret_void()
+    return fn
 
 
-@_jit
-def _by_job(state, slot, waited, count, took):
-    """Adds a job's numbers to its slot of the ledger per job (`JOB_PERIOD`)."""
-    if slot < JOB_SLOTS:
-        _add(state, JOB_WAITED + slot, waited)
-        if waited > LONG_NS:
-            _add(state, JOB_LONG + slot, 1)
-        _add(state, JOB_PIECES + slot, count)
-        _add(state, JOB_TIME + slot, took)
+def _mark_workers(module: ir.Module) -> ir.Function:
+    """`mark_workers(state, threads)`: notes the CPU time of the job's workers that are taking
+    pieces, as their caller begins to wait for them (`rescue`)."""
+    fn, b = _function(module, "numbax_pool.mark_workers", ir.VoidType(), 2)
+    state, threads = fn.args
+    with _tracked(b, threads) as w:
+        in_job = b.icmp_signed("!=", load(b, state, b.add(w, _I64(IN_JOB))), _I64(0))
+        with b.if_then(in_job):
+            tid = load(b, state, b.add(w, _I64(TID)))
+            with b.if_then(b.icmp_signed(">", tid, _I64(0))):
+                store(b, state, b.add(w, _I64(MARK)), _thread_cpu(b, tid))
+    b.ret_void()
+    return fn
 
 
-def _run(state, body, sched, count, data, threads):
-    """A job (see the module docstring), its caller's side: compiled as a C function by
-    `_runner`."""
-    if threads < 2 or count < 2 or not _set_flag(state, BUSY, 0, 1):
-        for k in range(count):
-            _piece(body, sched, data, k)
-        return
-    job = (_flag(state, EPOCH) + 1) & _LOW
-    period = _load(state, JOB_PERIOD)
-    posted = _now() if period > 0 else 0  # the ledger per job's clock, only while it is on
+def _rescue(module: ir.Module) -> ir.Function:
+    """`rescue(state, threads, waited)`: moves each worker of the job that ran less than half
+    of the `waited` nanoseconds since `mark_workers` (preempted: another process holds its
+    core, and the piece it holds keeps its caller waiting for that process's whole turn) to the
+    calling thread's CPU, which the caller leaves as it sleeps; the worker keeps off it again
+    at its next job (`MOVED`)."""
+    fn, b = _function(module, "numbax_pool.rescue", ir.VoidType(), 3)
+    state, threads, waited = fn.args
+    cpu = getcpu(b)
+    with b.if_then(b.or_(b.icmp_signed("<", cpu, _I64(0)), b.icmp_signed(">", cpu, _I64(62)))):
+        b.ret_void()
+    with _tracked(b, threads) as w:
+        tid = load(b, state, b.add(w, _I64(TID)))
+        ran = _local(b, waited)
+        with b.if_then(b.icmp_signed(">", tid, _I64(0))):
+            b.store(b.sub(_thread_cpu(b, tid), load(b, state, b.add(w, _I64(MARK)))), ran)
+        in_job = b.icmp_signed("!=", load(b, state, b.add(w, _I64(IN_JOB))), _I64(0))
+        short = b.icmp_signed("<", b.mul(b.load(ran), _I64(2)), waited)
+        with b.if_then(b.and_(in_job, short)):
+            _set_cpus(b, tid, b.shl(_I64(1), cpu))
+            store(b, state, b.add(w, _I64(MOVED)), _I64(1))
+            _add(b, state, RESCUED, _I64(1))
+    b.ret_void()
+    return fn
+
+
+def keep_off(module: ir.Module) -> ir.Function:
+    """`keep_off(state, away)`: keeps the calling worker off the CPU of the job's caller
+    (`CPU`), on the pool's other CPUs, if that CPU is not `away`, the one it keeps off
+    already; returns the one it keeps off now. The scheduler puts a woken thread on its
+    waker's CPU when every CPU is busy, so next to a busy process on two cores the worker would
+    share its caller's core and leave the other to the busy process (`bench/README.md`, "A
+    worker off its caller's core").
+
+    Args:
+      module: the module the function is added to (once).
+
+    Returns:
+      The function.
+    """
+    fn, b = _function(module, "numbax_pool.keep_off", _I64, 2)
+    state, away = fn.args
+    cpu = load(b, state, CPU)
+    same = b.icmp_signed("==", cpu, away)
+    outside = b.or_(b.icmp_signed("<", cpu, _I64(0)), b.icmp_signed(">", cpu, _I64(62)))
+    with b.if_then(b.or_(same, outside)):
+        b.ret(away)
+    mask = b.and_(load(b, state, CPUS), b.not_(b.shl(_I64(1), cpu)))
+    with b.if_then(b.icmp_signed("!=", mask, _I64(0))):
+        _set_cpus(b, _I64(0), mask)
+    b.ret(cpu)
+    return fn
+
+
+def _run(module: ir.Module, take, mark_workers, rescue) -> None:
+    """`RUN(state, body, sched, count, data, threads)`: a job (see the module
+    docstring), its caller's side."""
+    fn, b = _function(module, RUN, ir.VoidType(), 6, public=True)
+    state, body, sched, count, data, threads = fn.args
+    held = _local(b, ir.Constant(_I1, 0))
+    shared = b.and_(b.icmp_signed(">=", threads, _I64(2)), b.icmp_signed(">=", count, _I64(2)))
+    with b.if_then(shared):
+        b.store(_set_flag(b, state, BUSY, 0, 1), held)
+    with b.if_then(b.not_(b.load(held))):  # one thread, one piece, or the pool is held
+        with parallel.counted(b, count) as k:
+            _piece(b, body, sched, data, k)
+        b.ret_void()
+    job = b.and_(b.add(_flag(b, state, EPOCH), _I64(1)), _I64(_LOW))
+    period = load(b, state, JOB_PERIOD)
+    ledger = b.icmp_signed(">", period, _I64(0))
+    posted = _local(b, _I64(0))
+    with b.if_then(ledger):  # the ledger per job's clock, only while it is on
+        b.store(_now(b), posted)
     # The claim moves to the new job, with no piece to take, before the job's fields change: a
     # worker late for the last job, which read its number but not yet its fields, must not
     # take a piece with the new fields (its swap on the last job's number fails from now on).
-    _store(state, CLAIM, job << 32 | _LOW)
-    _store(state, BODY, body)
-    _store(state, SCHED, sched)
-    _store(state, COUNT, count)
-    _store(state, DATA, data)
-    _store(state, THREADS, threads)
-    _store(state, CPU, _getcpu())
-    _store(state, CLAIM, job << 32)
-    _add_flag(state, EPOCH, 1)
-    if _flag(state, SLEEPERS) > 0:
-        _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, threads - 1, 0)
-    left = count - _take(state, job, body, sched, count, data, count)
-    start = _now()
-    end = start + SPIN_NS
-    rescue = _load(state, RESCUE) != 0 and _load(state, CPUS) != 0
-    look = _load(state, LOOK)
-    marked = 0
-    while _flag(state, DONE) < left:
-        now = _now()
-        if now < end:  # `LOOK` into its spin the caller notes its workers' CPU clocks
-            if rescue and look and not marked and now - start >= look:
-                _mark_workers(state, threads)
-                marked = now
-            for _ in range(64):
-                _pause()
-            continue
-        sleep = SLICE_NS
-        if rescue:  # at the spin's end, then every `RESCUE_NS`: were the workers preempted?
-            if marked:
-                _rescue(state, threads, now - marked)
-            _mark_workers(state, threads)
-            marked, sleep = now, RESCUE_NS
-        _add_flag(state, WAITING, 1)
-        seen = _flag(state, DONE)
-        if seen < left:
-            _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, sleep)
-        _add_flag(state, WAITING, -1)
-    finished = _now()
-    waited = finished - start
-    _add(state, WAITED, waited)
-    if waited > LONG_NS:
-        _add(state, LONG_WAITS, 1)
-        _add(state, LONG_WAITED, waited)
-    if period > 0:
-        _by_job(state, job % period, waited, count, finished - posted)
-    _add_flag(state, DONE, -left)
-    _set_flag(state, BUSY, 1, 0)
+    first = b.shl(job, _I64(32))
+    store(b, state, CLAIM, b.or_(first, _I64(_LOW)))
+    for word, value in ((BODY, body), (SCHED, sched), (COUNT, count), (DATA, data)):
+        store(b, state, word, value)
+    store(b, state, THREADS, threads)
+    store(b, state, CPU, getcpu(b))
+    store(b, state, CLAIM, first)
+    _add_flag(b, state, EPOCH, 1)
+    with b.if_then(b.icmp_signed(">", _flag(b, state, SLEEPERS), _I64(0))):
+        _futex(b, state, EPOCH, _FUTEX_WAKE_PRIVATE, b.sub(threads, _I64(1)), 0)
+    left = b.sub(count, b.call(take, [state, job, body, sched, count, data, count]))
+    start = _now(b)
+    end = b.add(start, _I64(SPIN_NS))
+    rescuing = b.and_(
+        b.icmp_signed("!=", load(b, state, RESCUE), _I64(0)),
+        b.icmp_signed("!=", load(b, state, CPUS), _I64(0)),
+    )
+    look = load(b, state, LOOK)
+    marked = _local(b, _I64(0))
+    with _while(b, lambda: b.icmp_signed("<", _flag(b, state, DONE), left)) as head:
+        now = _now(b)
+        with b.if_then(b.icmp_signed("<", now, end)):
+            # `LOOK` into its spin the caller notes its workers' CPU clocks
+            first = b.and_(
+                b.and_(rescuing, b.icmp_signed("!=", look, _I64(0))),
+                b.icmp_signed("==", b.load(marked), _I64(0)),
+            )
+            with b.if_then(b.and_(first, b.icmp_signed(">=", b.sub(now, start), look))):
+                b.call(mark_workers, [state, threads])
+                b.store(now, marked)
+            _spin(b)
+            b.branch(head)
+        sleep = _local(b, _I64(SLICE_NS))
+        with b.if_then(rescuing):  # at the spin's end, then every `RESCUE_NS`: preempted?
+            with b.if_then(b.icmp_signed("!=", b.load(marked), _I64(0))):
+                b.call(rescue, [state, threads, b.sub(now, b.load(marked))])
+            b.call(mark_workers, [state, threads])
+            b.store(now, marked)
+            b.store(_I64(RESCUE_NS), sleep)
+        _add_flag(b, state, WAITING, 1)
+        seen = _flag(b, state, DONE)
+        with b.if_then(b.icmp_signed("<", seen, left)):
+            _futex(b, state, DONE, _FUTEX_WAIT_PRIVATE, seen, b.load(sleep))
+        _add_flag(b, state, WAITING, -1)
+    finished = _now(b)
+    waited = b.sub(finished, start)
+    _add(b, state, WAITED, waited)
+    long = b.icmp_signed(">", waited, _I64(LONG_NS))
+    with b.if_then(long):
+        _add(b, state, LONG_WAITS, _I64(1))
+        _add(b, state, LONG_WAITED, waited)
+    slot = b.srem(job, b.select(ledger, period, _I64(1)))
+    with b.if_then(b.and_(ledger, b.icmp_signed("<", slot, _I64(JOB_SLOTS)))):
+        _add(b, state, b.add(slot, _I64(JOB_WAITED)), waited)
+        with b.if_then(long):
+            _add(b, state, b.add(slot, _I64(JOB_LONG)), _I64(1))
+        _add(b, state, b.add(slot, _I64(JOB_PIECES)), count)
+        _add(b, state, b.add(slot, _I64(JOB_TIME)), b.sub(finished, b.load(posted)))
+    _add_flag(b, state, DONE, b.neg(left))
+    _set_flag(b, state, BUSY, 1, 0)
+    b.ret_void()
 
 
-@_jit
-def _serve(state, rank):
-    """Worker `rank`'s life (ranks from 1): takes pieces of every job of more than `rank`
-    threads, spins `SPIN_NS` for the next job and then sleeps, until STOP."""
-    seen = _flag(state, EPOCH)
-    away = -1
-    while _flag(state, STOP) == 0:
-        epoch = _flag(state, EPOCH)
-        if epoch == seen:
-            end = _now() + _load(state, SPIN)
-            while _flag(state, EPOCH) == seen and _now() < end:
-                for _ in range(64):
-                    _pause()
-            if _flag(state, EPOCH) == seen:
-                _add_flag(state, SLEEPERS, 1)
-                if _flag(state, EPOCH) == seen and _flag(state, STOP) == 0:
-                    _add_flag(state, SLEPT, 1)
-                    _futex(state, EPOCH, _FUTEX_WAIT_PRIVATE, seen, SLICE_NS)
-                _add_flag(state, SLEEPERS, -1)
-            continue
-        seen = epoch
-        job = epoch & _LOW
-        claim = _load(state, CLAIM)
-        if (claim >> 32) & _LOW != job or rank >= _load(state, THREADS):
-            continue
-        w = WORKER0 + TRACK * (rank - 1)
-        tracked = rank <= MAX_TRACKED
-        if tracked and _load(state, w + MOVED) != 0:  # a caller moved it to its CPU
-            _store(state, w + MOVED, 0)
-            away = -1
-        if _load(state, CPUS) != 0:
-            away = _keep_off(state, away)
-        body, sched = _load(state, BODY), _load(state, SCHED)
-        count, data = _load(state, COUNT), _load(state, DATA)
-        before = _cpu_now()
-        if tracked:
-            _store(state, w + IN_JOB, 1)
-        ran = _take(state, job, body, sched, count, data, count)
-        if ran:  # before the worker reads its CPU clock (`_hand_back`)
-            _hand_back(state, ran)
-        if tracked:
-            _store(state, w + IN_JOB, 0)
-        if ran:
-            _add(state, HELPED, _cpu_now() - before)
-            _add_flag(state, TAKEN, ran)  # after `HELPED`: the ledger counts a job's pieces whole
+def _serve(module: ir.Module, take, hand_back, keep) -> None:
+    """`SERVE(state, rank)`: worker `rank`'s life (ranks from 1): takes pieces of
+    every job of more than `rank` threads, spins `SPIN` ns for the next job and then sleeps,
+    until STOP."""
+    fn, b = _function(module, SERVE, ir.VoidType(), 2, public=True)
+    state, rank = fn.args
+    seen = _local(b, _flag(b, state, EPOCH))
+    away = _local(b, _I64(-1))
+    with _while(b, lambda: b.icmp_signed("==", _flag(b, state, STOP), _I64(0))) as head:
+        epoch = _flag(b, state, EPOCH)
+        with b.if_then(b.icmp_signed("==", epoch, b.load(seen))):
+            end = b.add(_now(b), load(b, state, SPIN))
+
+            def same() -> ir.Value:
+                return b.icmp_signed("==", _flag(b, state, EPOCH), b.load(seen))
+
+            with _while(b, lambda: b.and_(same(), b.icmp_signed("<", _now(b), end))):
+                _spin(b)
+            with b.if_then(same()):
+                _add_flag(b, state, SLEEPERS, 1)
+                stopped = b.icmp_signed("!=", _flag(b, state, STOP), _I64(0))
+                with b.if_then(b.and_(same(), b.not_(stopped))):
+                    _add_flag(b, state, SLEPT, 1)
+                    _futex(b, state, EPOCH, _FUTEX_WAIT_PRIVATE, b.load(seen), SLICE_NS)
+                _add_flag(b, state, SLEEPERS, -1)
+            b.branch(head)
+        b.store(epoch, seen)
+        job = b.and_(epoch, _I64(_LOW))
+        late = b.icmp_signed("!=", _claimed(b, load(b, state, CLAIM)), job)
+        with b.if_then(b.or_(late, b.icmp_signed(">=", rank, load(b, state, THREADS)))):
+            b.branch(head)
+        w = b.add(b.mul(b.sub(rank, _I64(1)), _I64(TRACK)), _I64(WORKER0))
+        tracked = b.icmp_signed("<=", rank, _I64(MAX_TRACKED))
+        with b.if_then(tracked):
+            moved = b.add(w, _I64(MOVED))
+            with b.if_then(b.icmp_signed("!=", load(b, state, moved), _I64(0))):  # a caller
+                store(b, state, moved, _I64(0))  # moved it to its CPU
+                b.store(_I64(-1), away)
+        with b.if_then(b.icmp_signed("!=", load(b, state, CPUS), _I64(0))):
+            b.store(b.call(keep, [state, b.load(away)]), away)
+        fields = [load(b, state, word) for word in (BODY, SCHED, COUNT, DATA)]
+        before = _thread_cpu(b, None)
+        with b.if_then(tracked):
+            store(b, state, b.add(w, _I64(IN_JOB)), _I64(1))
+        ran = b.call(take, [state, job, *fields, fields[2]])
+        some = b.icmp_signed("!=", ran, _I64(0))
+        with b.if_then(some):  # before the worker reads its CPU clock (`hand_back`)
+            b.call(hand_back, [state, ran])
+        with b.if_then(tracked):
+            store(b, state, b.add(w, _I64(IN_JOB)), _I64(0))
+        with b.if_then(some):
+            _add(b, state, HELPED, b.sub(_thread_cpu(b, None), before))
+            _add_flag(b, state, TAKEN, ran)  # after `HELPED`: the ledger counts a job whole
+    b.ret_void()
 
 
-def _help(state):
-    """Takes one piece of the job posted on `state` (the desk's, see `desk`) if one is left,
-    as a worker would (`_serve`); returns how many pieces it ran (0 or 1). Compiled as a C
-    function by `desk`."""
-    job = _flag(state, EPOCH) & _LOW
-    if (_load(state, CLAIM) >> 32) & _LOW != job:  # nothing posted since the last job ended
-        return 0
-    body, sched = _load(state, BODY), _load(state, SCHED)
-    count, data = _load(state, COUNT), _load(state, DATA)
-    ran = _take(state, job, body, sched, count, data, 1)
-    if ran:
-        _hand_back(state, ran)
-        _add_flag(state, TAKEN, ran)
-    return ran
+def _help(module: ir.Module, take, hand_back) -> None:
+    """`HELP(state)`: takes one piece of the job posted on `state` (the desk's,
+    see `desk`) if one is left, as a worker would (`SERVE`); returns how many
+    pieces it ran (0 or 1)."""
+    fn, b = _function(module, HELP, _I64, 1, public=True)
+    (state,) = fn.args
+    job = b.and_(_flag(b, state, EPOCH), _I64(_LOW))
+    with b.if_then(b.icmp_signed("!=", _claimed(b, load(b, state, CLAIM)), job)):
+        b.ret(_I64(0))  # nothing posted since the last job ended
+    fields = [load(b, state, word) for word in (BODY, SCHED, COUNT, DATA)]
+    ran = b.call(take, [state, job, *fields, _I64(1)])
+    with b.if_then(b.icmp_signed("!=", ran, _I64(0))):
+        b.call(hand_back, [state, ran])
+        _add_flag(b, state, TAKEN, ran)
+    b.ret(ran)
 
 
-@_jit
-def _shutdown(state):
-    _add_flag(state, STOP, 1)
-    _add_flag(state, EPOCH, 1)
-    _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, 1 << 30, 0)
+def _shutdown(module: ir.Module) -> None:
+    """`SHUTDOWN(state)`: stops the workers (after the jobs they are in)."""
+    fn, b = _function(module, SHUTDOWN, ir.VoidType(), 1, public=True)
+    (state,) = fn.args
+    _add_flag(b, state, STOP, 1)
+    _add_flag(b, state, EPOCH, 1)
+    _futex(b, state, EPOCH, _FUTEX_WAKE_PRIVATE, 1 << 30, 0)
+    b.ret_void()
+
+
+def _module() -> ir.Module:
+    """The pool's code as one LLVM module: its entry points (`RUN`, `SERVE`, `HELP`,
+    `SHUTDOWN`) and numba's parfors' (`parallel.parfor_functions`)."""
+    module = ir.Module(name="numbax_pool")
+    take, hand_back = _take(module), _hand_back(module)
+    _run(module, take, _mark_workers(module), _rescue(module))
+    _serve(module, take, hand_back, keep_off(module))
+    _help(module, take, hand_back)
+    _shutdown(module)
+    parallel.parfor_functions(module)
+    return module
+
+
+# The C types of the pool's entry points
+_RUN_C = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * 6)  # (a call releases the GIL)
+_STATE_C = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64)
+_BODY_C = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
 
 
 class Pool:
@@ -560,25 +656,29 @@ class Pool:
         self._count_lock = threading.Lock()
 
     def turn_on(self) -> None:
-        """Starts the workers (once) and runs parallel loops on the pool from now on, numba's
-        parfors linked from now on included (`parallel.route_parfors`)."""
-        _slot(parallel.RUN_CELL)[0] = _runner().address
-        parallel.route_parfors(cpu_target.target_context.codegen())
-        if not self.threads:
-            self.threads = [
-                threading.Thread(target=self._work, args=(r,), name=f"numbax-pool-{r}", daemon=True)
-                for r in range(1, self.workers + 1)
-            ]
-            for t in self.threads:
-                t.start()
-        self.state[ON] = 1
+        """Loads the pool's code (`_code`), starts the workers (once) and runs parallel loops on
+        the pool from now on, numba's parfors linked from now on included
+        (`parallel.route_parfors`)."""
+        run = _entry(RUN)  # what takes numba's compiler lock, not while holding ours
+        with _starting:
+            _slot(parallel.RUN_CELL)[0] = run
+            if not self.threads:
+                self.threads = [
+                    threading.Thread(
+                        target=self._work, args=(r,), name=f"numbax-pool-{r}", daemon=True
+                    )
+                    for r in range(1, self.workers + 1)
+                ]
+                for t in self.threads:
+                    t.start()
+            self.state[ON] = 1
 
     def _work(self, rank: int) -> None:
         numba.set_num_threads(1)  # a `prange` inside a piece: no oneTBB threads on top
         parallel.set_rank(rank)  # its slot in numba's parfors' reductions
         if rank <= MAX_TRACKED:
             self.state[WORKER0 + TRACK * (rank - 1) + TID] = threading.get_native_id()
-        _serve(self.address, rank)
+        _STATE_C(_entry(SERVE))(self.address, rank)
 
     def join(self, devices: int) -> int:
         """Counts `devices` more pmap devices that help each other on this desk (`desk`);
@@ -608,7 +708,7 @@ class Pool:
     def stop(self) -> None:
         """Stops the workers (after the jobs they are in) and waits for them."""
         if self.threads:
-            _shutdown(self.address)
+            ctypes.CFUNCTYPE(None, ctypes.c_int64)(_entry(SHUTDOWN))(self.address)
         for t in self.threads:
             t.join()
 
@@ -629,63 +729,140 @@ def _slot(sym: str) -> np.ndarray:
     return parallel.CELLS[sym]
 
 
-def _runner():
-    """`_run` as a C function on the lean target (`_jit`; numba's cache keeps its machine
-    code)."""
-    if "run" not in _current:
-        _current["run"] = target.cfunc(_run, types.void(*[types.int64] * 6))
-    return _current["run"]
-
-
 _current: dict = {"pool": None}
 _starting = threading.Lock()
+
+
+def _code():
+    """The pool's machine code, once per process: `_module` compiled by numba's code generator
+    (O3, its target machine; tens of milliseconds), or its object code loaded from the disk
+    cache; numba's parfors routed to it (`parallel.route_parfors`)."""
+    library = _current.get("code")
+    if library is not None:
+        return library
+    with global_compiler_lock:
+        library = _current.get("code")
+        if library is None:
+            library = _compiled(cpu_target.target_context.codegen())
+            parallel.route_parfors(library)
+            _current["code"] = library
+    return library
+
+
+def _compiled(codegen):
+    """The code library of `_module` from the disk cache (keyed by the sources that write it,
+    LLVM's version and the target CPU), or compiled and written there (best effort)."""
+    key = hashlib.sha256(repr((llvm.llvm_version_info, target_cpu())).encode())
+    for source in (__file__, parallel.__file__, exchange.__file__):
+        key.update(Path(source).read_bytes())
+    name = f"numbax_jit_{key.hexdigest()[:40]}.pool"
+    path = cache_files.secure_dir(cache_files.cache_dir()) / name
+    state = cache_files.read_pickled(path)
+    if state is not None:
+        with contextlib.suppress(Exception):  # of another LLVM: compiled again
+            return codegen.unserialize_library(state)
+    library = codegen.create_library("numbax_pool")
+    library.enable_object_caching()
+    library.add_ir_module(_module())
+    library.finalize()
+    try:
+        cache_files.write_verified(path, pickle.dumps(library.serialize_using_object_code()))
+    except OSError as e:
+        cache_files.warn(f"the thread pool's code not cached ({e})")
+    return library
+
+
+def _entry(name: str) -> int:
+    """The address of the pool's function `name` (`RUN`, ...), its code loaded (`_code`)."""
+    return _code().get_pointer_to_function(name)
+
+
+@_RUN_C
+def _first_job(state: int, body: int, sched: int, count: int, data: int, threads: int) -> None:
+    """What `numbax_pool_run`'s cell holds while this process's pool is on but has not started
+    (`prepare`): its first job, called from native code (ctypes takes the GIL), loads the
+    pool's code and starts its workers (`Pool.turn_on`), or only loads the code if the pool is
+    off (a job on the pmap devices' desk), and then runs the job. Should that fail, the job's
+    pieces run here, in order, before the error is reported."""
+    try:
+        pool = _current["pool"]
+        if pool is not None and pool.state[ON]:
+            pool.turn_on()
+        else:
+            _slot(parallel.RUN_CELL)[0] = _entry(RUN)
+        run = _RUN_C(_entry(RUN))
+    except Exception:  # (ctypes reports it as an unraisable exception)
+        pieces = (ctypes.c_int64 * (2 * count)).from_address(sched)
+        for k in range(count):
+            _BODY_C(body)(data, pieces[2 * k], pieces[2 * k + 1] + 1)
+        raise
+    run(state, body, sched, count, data, threads)
+
+
+_FIRST_JOB = ctypes.cast(_first_job, ctypes.c_void_p).value
 
 
 def desk() -> Pool:
     """The desk of this process's pmap devices: a pool state without workers where a device's
     parallel loops are posted (each device runs on one thread, its share of the cores), so
     that a device waiting at a collective's barrier runs pieces of them on its otherwise idle
-    core (`exchange._meet` calls `_help`; `parallel.emit_for` posts a loop of more than one
-    piece on one thread while the desk counts `HELPERS`, the devices of running pmaps that
-    help each other: `communicator`). Made on first use; its address and `_help`'s are in the
-    cells `parallel.DESK_CELL` and `parallel.HELP_CELL`."""
+    core (`exchange._meet` calls `HELP`; `parallel.emit_for` posts a loop of more
+    than one piece on one thread while the desk counts `HELPERS`, the devices of running pmaps
+    that help each other: `communicator`). Made on first use; its address and
+    `HELP`'s are in the cells `parallel.DESK_CELL` and `parallel.HELP_CELL`."""
     made = _current.get("desk")
     if made is not None:
         return made
-    run = _runner()
-    helper = target.cfunc(_help, types.int64(types.int64))
+    run, helper = _entry(RUN), _entry(HELP)
     with _starting:
         made = _current.get("desk")
         if made is None:
             made = Pool(0)
             made.state[CPUS] = 0
-            _slot(parallel.RUN_CELL)[0] = run.address
-            _slot(parallel.HELP_CELL)[0] = helper.address
-            _current["help"] = helper
+            if not _slot(parallel.RUN_CELL)[0]:  # (else `_first_job`'s, or `run` already)
+                _slot(parallel.RUN_CELL)[0] = run
+            _slot(parallel.HELP_CELL)[0] = helper
             _slot(parallel.DESK_CELL)[0] = made.address
             _current["desk"] = made
     return made
 
 
-def start() -> Pool:
-    """This process's pool (made on first use, for `num_threads()` threads), its state in its
-    cell, where every parallel loop reads it; turned on (`Pool.turn_on`) if
-    `config.jit_thread_pool`."""
+def prepare() -> Pool:
+    """This process's pool, made on first use (for `num_threads()` threads), its state in its
+    cell, where every parallel loop reads it; on if `config.jit_thread_pool` and it has
+    workers, but not started: its code loads and its workers start at its first job
+    (`_first_job`), so that a process that runs no loop on more than one thread (one thread
+    per process under `mpiexec`, or small programs) pays nothing for the pool; what links
+    numba's parfors loads the code first (`_route`)."""
     pool = _current["pool"]
     if pool is not None:
         return pool
-    if config.jit_thread_pool:  # what takes numba's compiler lock, not while holding ours
-        _runner()
-        parallel.route_parfors(cpu_target.target_context.codegen())
     with _starting:
         pool = _current["pool"]
         if pool is None:
             pool = Pool(thread_policy.num_threads() - 1)
             _slot(parallel.STATE_CELL)[0] = pool.address
-            if config.jit_thread_pool:
-                pool.turn_on()
+            if config.jit_thread_pool and pool.workers:
+                pool.state[ON] = 1
+                _slot(parallel.RUN_CELL)[0] = _FIRST_JOB
             _current["pool"] = pool
     return pool
+
+
+def start() -> Pool:
+    """This process's pool (`prepare`), turned on (`Pool.turn_on`: its code loaded, its workers
+    started) if `config.jit_thread_pool`."""
+    pool = prepare()
+    if config.jit_thread_pool:
+        pool.turn_on()
+    return pool
+
+
+def _route() -> None:
+    """Loads the pool's code, which numba's parfors linked from then on call
+    (`parallel.route_parfors`), if the pool is on (`parallel.before_parfors`)."""
+    if prepare().state[ON]:
+        _code()
 
 
 @contextlib.contextmanager
@@ -706,7 +883,8 @@ def using(on: bool) -> Iterator[Pool]:
 
 def _restart_in_child() -> None:
     """A forked child has none of its parent's workers: it makes a pool of its own, on if the
-    parent's was; and none of its pmap devices: its desk counts none and holds no job."""
+    parent's was, whose workers start at its first job (`_first_job`); and none of its pmap
+    devices: its desk counts none and holds no job."""
     global _starting
     _starting = threading.Lock()  # a parent's thread may have held it at the fork
     desk = _current.get("desk")
@@ -715,10 +893,10 @@ def _restart_in_child() -> None:
         desk._count_lock = threading.Lock()
     old, _current["pool"] = _current["pool"], None
     if old is not None:
-        new = start()
-        if old.state[ON]:
-            new.turn_on()
+        new = prepare()
         new.state[ON] = old.state[ON]
+        if new.state[ON]:
+            _slot(parallel.RUN_CELL)[0] = _FIRST_JOB
 
 
 def _stop() -> None:
@@ -730,3 +908,4 @@ def _stop() -> None:
 os.register_at_fork(after_in_child=_restart_in_child)
 atexit.register(_stop)
 comm.register_desk(desk)
+parallel.register_before_parfors(_route)

@@ -218,7 +218,7 @@ def cached(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
 
 
 def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
-    pool.start()  # fills the cells that threaded nests name
+    pool.prepare()  # fills the cell of the state that threaded nests read
     path = nests.cache_path(key, "shell")
     state = cache_files.read_pickled(path)
     if isinstance(state, str):  # an earlier process found it unsupported, for this reason
@@ -276,7 +276,7 @@ def _library_of(state, gen):
 def _finalized(module, name: str, loops: bool = False):
     """The code library of `module`, compiled by this thread's code generator (`target.codegen`:
     numba's, O3, or the quick tier's; `loops`: the shell has step loops)."""
-    pool.start()
+    pool.prepare()
     library_ = target.codegen(loops).create_library(name)
     library_.enable_object_caching()
     library_.add_llvm_module(module)

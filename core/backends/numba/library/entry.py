@@ -56,7 +56,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 from numba.np.numpy_support import as_dtype, from_dtype
 
-from core.backends.llvm import routines, target
+from core.backends.llvm import parallel, routines, target
 from core.backends.llvm.translate import Unsupported
 from core.jit import disk_cache
 from core.jit.array_struct import array_struct
@@ -253,6 +253,8 @@ def upgrade(attr: str, build: bool = False) -> bool:
 def _numba(name: str, signature: tuple) -> int:
     """The address of library function `name` compiled by numba (or loaded from its cache)."""
     options = dict(OPTIONS, parallel=name in _THREADED)
+    if options["parallel"]:
+        parallel.before_parfors()  # numba's parfors on numbax's pool, if it is on
     # Keyed by the library's and runtime's sources too: a function's machine code names its
     # callees' slots, which change with any of them, and links the helpers it calls.
     salt = disk_cache.fingerprint()

@@ -200,20 +200,26 @@ def _futex(typingctx, base, word, op, value, ns):
 
     def codegen(context, builder, signature, args):
         ptr = _flag_pointer(context, builder, args[0], base, args[1], word)
-        fn = ir.FunctionType(_I64, [_I64], var_arg=True)
-        call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
-        spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
-        ns_ = _int(context, builder, args[4], ns)
-        builder.store(builder.sdiv(ns_, _I64(1_000_000_000)), cgutils.gep(builder, spec, 0, 0))
-        builder.store(builder.srem(ns_, _I64(1_000_000_000)), cgutils.gep(builder, spec, 0, 1))
         op_, value_ = (
             builder.trunc(_int(context, builder, a, t), _I32)
             for a, t in ((args[2], op), (args[3], value))
         )
-        builder.call(call, [_I64(_SYS_FUTEX), ptr, op_, value_, spec])
+        futex(builder, ptr, op_, value_, _int(context, builder, args[4], ns))
         return context.get_dummy_value()
 
     return types.none(base, word, op, value, ns), codegen
+
+
+def futex(builder: ir.IRBuilder, ptr: ir.Value, op: ir.Value, value: ir.Value, ns: ir.Value):
+    """Emits futex(2) on the int32 at `ptr` (an i32*): `op` (i32) FUTEX_WAIT_PRIVATE (sleep
+    while it holds `value`, an i32, at most `ns` nanoseconds, an i64) or FUTEX_WAKE_PRIVATE
+    (wake `value` sleepers)."""
+    fn = ir.FunctionType(_I64, [_I64], var_arg=True)
+    call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
+    spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
+    builder.store(builder.sdiv(ns, _I64(1_000_000_000)), cgutils.gep(builder, spec, 0, 0))
+    builder.store(builder.srem(ns, _I64(1_000_000_000)), cgutils.gep(builder, spec, 0, 1))
+    builder.call(call, [_I64(_SYS_FUTEX), ptr, op, value, spec])
 
 
 def clock_ns(builder: ir.IRBuilder, clock: int) -> ir.Value:
@@ -241,14 +247,19 @@ def _pause(typingctx):
     """The spin-wait hint (x86's `pause`; nothing elsewhere)."""
 
     def codegen(context, builder, signature, args):
-        if _X86:
-            fn = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), []), "llvm.x86.sse2.pause"
-            )
-            builder.call(fn, [])
+        pause(builder)
         return context.get_dummy_value()
 
     return types.none(), codegen
+
+
+def pause(builder: ir.IRBuilder) -> None:
+    """Emits the spin-wait hint (x86's `pause`; nothing elsewhere)."""
+    if _X86:
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), []), "llvm.x86.sse2.pause"
+        )
+        builder.call(fn, [])
 
 
 @intrinsic

@@ -20,7 +20,7 @@ from numba import prange, types
 from core.backends.llvm import parallel, pool
 from core.backends.numba.library.exchange import _now
 
-RUN = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * 6)(pool._runner().address)  # releases the GIL
+RUN = pool._RUN_C(pool._entry(pool.RUN))  # releases the GIL
 BODY = types.void(types.voidptr, types.int64, types.int64)
 # The header of a body's data (int64 words), then the loop's output, one word per iteration:
 # the first iteration of the slow piece and how many ns it spins first; an inner loop each
