@@ -5,8 +5,8 @@
 `numbax_pool_run` and whose pool they read from the cell `numbax_pool_state` (`parallel.CELLS`,
 filled in each process: cached machine code names the cells). The pool is one block
 of native memory, the `state`, shared by the callers and `num_threads() - 1` worker threads
-that start once per process (and afresh in a forked child, whose parent's workers do not
-exist there):
+that start once per process, at its first job (and afresh in a forked child, whose parent's
+workers do not exist there):
 
     EPOCH   (int32) the number of the job posted last; workers sleep on it (futex)
     CLAIM   (int64) the job's number << 32 | the next piece nobody has taken
@@ -34,11 +34,20 @@ worker that finishes the job's last pieces wakes).
 Between jobs a worker spins `SPIN_NS` on EPOCH (the `SPIN` word: loops of a kernel often come
 tens of microseconds apart) and then sleeps on it: unlike oneTBB's workers, which spin a
 millisecond in every arena numba makes (one per loop, `bench/README.md`), it is no runnable
-thread between loops that come further apart. `config.jit_thread_pool` (on by default)
-turns the pool on (`start`); off, the state only tells kernels to use numba's layer. The pool's
-functions are compiled on numbax's lean target (`target.py`, `_jit`), so turning it on does
-not load numba's whole registry (`numba.np.arraymath` and `scipy.linalg`, 0.6 s of CPU) into
-a process whose kernels do not need it.
+thread between loops that come further apart.
+
+`config.jit_thread_pool` (on by default) turns the pool on; off, the state only tells kernels
+to use numba's layer. The pool costs nothing until a loop runs on more than one thread: a
+process makes its state (`prepare`) before its kernels link, but its code and its workers come
+at its first job, which calls `_first_job` through the cell (a ctypes callback: it loads the
+code, starts the workers and puts `RUN` in the cell), or before numba links a function with
+parfors (`parallel.before_parfors`, which must find `numbax_parfor`); a process of one thread
+(`mpiexec`'s on two cores) never turns it on. The code is one LLVM module written here
+(`_module`: `RUN`, `SERVE`, `HELP`, `SHUTDOWN` and numba's parfors' entry,
+`parallel.parfor_functions`), compiled once by the quick tier's code generator (0.04 s of CPU)
+and loaded from the disk cache afterwards (5 ms): as numba functions on numbax's lean target
+they took 1.1 s to compile into an empty cache and 60-100 ms to load at every start-up
+(`bench/README.md`, session 39).
 
 Where the workers run: the scheduler puts a woken thread on its waker's CPU when no CPU is
 idle, so next to one busy process on two cores the worker woke on its caller's core and the
@@ -91,7 +100,7 @@ from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
-from core.backends.llvm import parallel
+from core.backends.llvm import parallel, target
 from core.backends.numba.library import exchange
 from core.backends.numba.library.exchange import (
     _CLOCK_MONOTONIC,
@@ -743,15 +752,18 @@ def _code():
     with global_compiler_lock:
         library = _current.get("code")
         if library is None:
-            library = _compiled(cpu_target.target_context.codegen())
+            library = _compiled()
             parallel.route_parfors(library)
             _current["code"] = library
     return library
 
 
-def _compiled(codegen):
+def _compiled():
     """The code library of `_module` from the disk cache (keyed by the sources that write it,
-    LLVM's version and the target CPU), or compiled and written there (best effort)."""
+    LLVM's version and the target CPU), or compiled and written there (best effort). It is
+    compiled by the quick tier's code generator for code with loops (`target.quick_codegen`:
+    SROA and O1 code generation, 0.04 s of CPU against numba's O3 pipeline's 0.17 s; the pool's
+    code is atomics, calls and system calls, which O3 does not make faster)."""
     key = hashlib.sha256(repr((llvm.llvm_version_info, target_cpu())).encode())
     for source in (__file__, parallel.__file__, exchange.__file__):
         key.update(Path(source).read_bytes())
@@ -760,8 +772,8 @@ def _compiled(codegen):
     state = cache_files.read_pickled(path)
     if state is not None:
         with contextlib.suppress(Exception):  # of another LLVM: compiled again
-            return codegen.unserialize_library(state)
-    library = codegen.create_library("numbax_pool")
+            return cpu_target.target_context.codegen().unserialize_library(state)
+    library = target.quick_codegen(loops=True).create_library("numbax_pool")
     library.enable_object_caching()
     library.add_ir_module(_module())
     library.finalize()

@@ -20,8 +20,8 @@ the same typing and the same implementation as in a numba kernel; what is missin
 typed or lowered, which the translator reports as `Unsupported` (the nest stays numba's). Its
 code is compiled by numba's own code generator (one JIT engine for both). numba's own contexts
 still load everything, when numba compiles a function. Functions of numbax's runtime written
-for numba compile on the lean target too (`numba.njit(_target=NAME)`, `cfunc`: the thread
-pool's, `pool.py`).
+for numba compile on the lean target too (`numba.njit(_target=NAME)`: eager loops,
+`core/backends/numba/eager_loops.py`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import threading
 from collections.abc import Iterator
 
 from llvmlite import binding as llvm
-from numba.core import ccallback, cpu, dispatcher, registry, typing
+from numba.core import cpu, dispatcher, registry, typing
 from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.runtime import rtsys
 from numba.core.target_extension import (
@@ -133,28 +133,6 @@ class _Dispatcher(dispatcher.Dispatcher):
 target_registry[NAME] = LeanCPU
 dispatcher_registry[LeanCPU] = _Dispatcher
 jit_registry[LeanCPU] = jit_registry[CPU]  # an overload's implementation compiles as numba's
-
-
-class _CFunc(ccallback.CFunc):
-    _targetdescr = _Dispatcher.targetdescr
-
-
-def cfunc(fn, signature) -> ccallback.CFunc:
-    """`fn` compiled as a C function (as `numba.cfunc(signature, nogil=True, cache=True)`) on
-    the `numbax_lean` target: loading it from numba's cache does not load numba's whole
-    registry.
-
-    Args:
-      fn: the Python function, in the kernel language's subset.
-      signature: its numba signature (explicit return type).
-
-    Returns:
-      The compiled function (its `address` is the C entry point).
-    """
-    compiled = _CFunc(fn, (signature.args, signature.return_type), {}, {"nogil": True})
-    compiled.enable_caching()
-    compiled.compile()
-    return compiled
 
 
 def contexts() -> tuple[LeanTyping, LeanContext]:
