@@ -143,12 +143,54 @@ def _prefer_avx2(lib: ctypes.CDLL) -> None:
     before = chosen.value
     os.environ["OPENBLAS_CORETYPE"] = "Haswell"
     try:
+        _small_kernels(lib, "SKYLAKEX", "HASWELL")
         chosen.value = None
         init()
     finally:
         del os.environ["OPENBLAS_CORETYPE"]
         if name() != b"Haswell":
             chosen.value = before
+
+
+# The small-matrix functions of an OpenBLAS kernel table (`gotoblas_<CORE>`): whether a product
+# takes them (`permit`), and the kernels, which read their operands unpacked.
+_SMALL = ("small_matrix_permit",) + tuple(
+    f"small_kernel_{beta}{t}" for beta in ("", "b0_") for t in ("nn", "nt", "tn", "tt")
+)
+
+
+def _small_kernels(lib: ctypes.CDLL, source: str, target: str) -> None:
+    """Puts the single and double precision small-matrix functions of OpenBLAS's kernel table
+    `source` into table `target` (each entry found by its value, the address of the exported
+    `<s|d>gemm_<function>_<TARGET>`; nothing changes unless every one is found once): Haswell's
+    are generic C, SkylakeX's AVX-512 code that Zen 4 runs faster (the transformer's 64
+    attention products `p @ v` of 64x64x32 each, one thread: 184 us a kernel with SkylakeX's,
+    252 with Haswell's), while its large products run faster on Haswell's kernels."""
+    try:
+        table = ctypes.addressof(ctypes.c_char.in_dll(lib, f"gotoblas_{target}"))
+        pairs = [
+            (
+                ctypes.cast(getattr(lib, f"{p}gemm_{f}_{target}"), ctypes.c_void_p).value,
+                ctypes.cast(getattr(lib, f"{p}gemm_{f}_{source}"), ctypes.c_void_p).value,
+            )
+            for p in "sd"
+            for f in _SMALL
+        ]
+    except (AttributeError, ValueError):
+        return
+    words = (ctypes.c_void_p * (_TABLE_BYTES // 8)).from_address(table)
+    where = {}
+    for i, word in enumerate(words):
+        where.setdefault(word, []).append(i)
+    if any(len(where.get(old, ())) != 1 for old, _ in pairs):
+        return
+    for old, new in pairs:
+        words[where[old][0]] = new
+
+
+# The bytes of a kernel table searched (`_small_kernels`; numpy's OpenBLAS 0.3.31 has its `init`
+# entry at 0x1798): the entries lie before it, and a value found twice changes nothing.
+_TABLE_BYTES = 0x1800
 
 
 def _bundled_blas() -> tuple[dict[str, int], int] | None:

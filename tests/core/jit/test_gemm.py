@@ -2,6 +2,7 @@
 block of rows or columns, both operand layouts, every BLAS dtype, empty and k == 0 products,
 and the same results, bit for bit, whether a product's bands run on one thread or several."""
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -145,6 +146,11 @@ def test_the_avx2_kernels_where_they_multiply_faster():
     if not gemm.blas_core():
         pytest.skip("not an OpenBLAS that names its kernels")
     assert gemm.blas_core() == "Haswell"
+    lib = gemm._LOADED[0]  # its small-matrix kernels are SkylakeX's (`_small_kernels`)
+    table = ctypes.addressof(ctypes.c_char.in_dll(lib, "gotoblas_HASWELL"))
+    entries = list((ctypes.c_void_p * (gemm._TABLE_BYTES // 8)).from_address(table))
+    small = lib.sgemm_small_kernel_b0_nn_SKYLAKEX, lib.sgemm_small_kernel_b0_nn_HASWELL
+    assert [ctypes.cast(f, ctypes.c_void_p).value in entries for f in small] == [True, False]
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal((2, 96, 80), dtype=np.float32)
     got = np.asarray(core.jit(lambda a, b: a @ b.T)(a, b))
