@@ -63,10 +63,13 @@ def main() -> None:
 
     p = pool.start()
     mask, cpus = int(p.state[pool.CPUS]), os.sched_getaffinity(0)
-    device = next(
-        t.native_id
-        for t in threading.enumerate()
-        if t.name.startswith("numbax-") and not t.name.startswith("numbax-pool")
+    device = next(  # the thread that runs the step: its device's, or the main thread (the MLP's)
+        (
+            t.native_id
+            for t in threading.enumerate()
+            if t.name.startswith("numbax-") and not t.name.startswith("numbax-pool")
+        ),
+        threading.main_thread().native_id,
     )
 
     follower = threads._state["follower"]
