@@ -75,8 +75,9 @@ Every iteration runs in the same piece, by the same code, whichever thread takes
 do not depend on the thread count or on who took what. With the pool on it is the process's
 only worker: the library's `prange` loops are routines (`routines.py`, through `emit_for`),
 and numba's own parfors (kernels the translator leaves to numba, such as the LSTM's scans)
-call `numba_parallel_for`, which `turn_on` points at the pool (`parallel.route_parfors`; their
-reductions' slots follow each worker's rank), so no oneTBB worker starts. A worker's numba
+call `numba_parallel_for`, which the pool's code points at it as it loads
+(`parallel.route_parfors`; their reductions' slots follow each worker's rank), so no oneTBB
+worker starts. A worker's numba
 thread count is one, so a parfor inside a piece runs on its thread.
 """
 

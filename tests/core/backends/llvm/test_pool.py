@@ -3,7 +3,8 @@ threads, with a slow piece (a worker that lost its core), from several callers a
 with a loop inside a piece (run on its caller); a worker keeps off its caller's CPU, and a
 preempted one is moved to its waiting caller's (within the caller's spin if it was preempted as
 the caller began to wait); the ledger, also per job; the pool stops and
-starts again; numba's own parfors run on it, their reductions right."""
+starts again; numba's own parfors run on it, their reductions right; a process loads the pool's
+code and starts its workers at its first job, and never on one thread."""
 
 import ctypes
 import os
@@ -396,3 +397,42 @@ def test_a_device_waiting_at_a_barrier_takes_pieces_of_the_desk():
         t.join()
     assert taken[0] > 0 and desk.stats()["pieces"] - before == taken[0]
     assert help_(desk.address) == 0
+
+
+_FIRST_JOB = """
+import ctypes
+import numpy as np
+from core.backends.llvm import parallel, pool
+p = pool.prepare()
+assert "code" not in pool._current and not p.threads  # nothing loaded, no worker
+if p.workers:
+    assert parallel.CELLS[parallel.RUN_CELL][0] == pool._FIRST_JOB
+    seen = []
+    body = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(
+        lambda data, lo, hi: seen.extend(range(lo, hi))
+    )
+    sched = np.array([0, 4, 5, 9], np.int64)  # two pieces
+    run = pool._RUN_C(int(parallel.CELLS[parallel.RUN_CELL][0]))
+    for _ in range(2):  # the first job through `_first_job`, the second straight to the code
+        run(p.address, ctypes.cast(body, ctypes.c_void_p).value, sched.ctypes.data, 2, 0, 2)
+        assert sorted(seen) == list(range(10)), seen
+        seen.clear()
+        assert parallel.CELLS[parallel.RUN_CELL][0] == pool._entry(pool.RUN)
+        assert len(p.threads) == p.workers and all(t.is_alive() for t in p.threads)
+print("ok", p.workers, int(p.state[pool.ON]))
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_pool_loads_and_starts_at_its_first_job(threads):
+    """A process makes the pool's state but neither loads its code nor starts a worker until
+    its first job on two threads (which runs every iteration once); on one thread (`mpiexec`'s
+    processes on two cores) the pool stays off."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    env = dict(os.environ, PYTHONPATH=root, NUMBAX_NUM_THREADS=str(threads))
+    env["NUMBAX_JIT_THREAD_POOL"] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", _FIRST_JOB], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["ok", str(threads - 1), str(int(threads > 1))]
