@@ -156,11 +156,13 @@ def from_state_dict(target: Any, state: Any, name: str = ".") -> Any:
     Raises:
         StateDictMismatchError: keys, list lengths or fields differ (the message has the path).
     """
-    handler = _REGISTRY.get(_handler_type(target))
+    ty = _handler_type(target)
+    handler = _REGISTRY.get(ty)
     if handler is None:
         return state
     with _record_path(name):
-        if not isinstance(state, dict):
+        # numbax's own handlers read dicts; a user's may store anything (Flax checks neither)
+        if ty in _DICT_HANDLERS and not isinstance(state, dict):
             raise StateDictMismatchError(
                 current_path(),
                 f"expected a dict for {type(target).__name__} in the state dict, got "
@@ -221,6 +223,10 @@ def _restore_mapping(xs: collections.abc.Mapping, state: dict[str, Any]) -> Any:
 
 
 def _restore_namedtuple(xs: Any, state: dict[str, Any]) -> Any:
+    if set(state) == {"name", "fields", "values"}:  # Flax's legacy layout, still read by Flax
+        state = {
+            state["fields"][str(i)]: state["values"][str(i)] for i in range(len(state["fields"]))
+        }
     if set(state) != set(xs._fields):
         raise StateDictMismatchError(
             current_path(),
@@ -268,6 +274,16 @@ register_serialization_state(
 )
 register_serialization_state(_Mapping, _dict_state_dict, _restore_mapping)
 register_serialization_state(_StructDataclass, _struct_state_dict, _restore_struct)
+register_serialization_state(
+    tree_util.Partial,
+    lambda p: {"args": to_state_dict(p.args), "keywords": to_state_dict(p.keywords)},
+    lambda p, state: tree_util.Partial(
+        p.func,
+        *from_state_dict(p.args, state["args"], name="args"),
+        **from_state_dict(p.keywords, state["keywords"], name="keywords"),
+    ),
+)
+_DICT_HANDLERS = (dict, list, tuple, _NamedTuple, _Mapping, _StructDataclass, tree_util.Partial)
 
 
 # ---- the msgpack format -------------------------------------------------------------------

@@ -164,6 +164,35 @@ def test_register_serialization_state():
         serialization.register_serialization_state(Point, None, None)
 
 
+@struct.dataclass
+class _Box:
+    value: int
+
+
+serialization.register_serialization_state(
+    _Box, lambda box: box.value, lambda box, state: box.replace(value=state)
+)
+
+
+@pytest.mark.parametrize(
+    "target, state, want",
+    [  # Flax 0.12.8's from_state_dict
+        (_Box(0), 123, _Box(123)),  # a handler's state need not be a dict
+        (PT(0), {"name": "PT", "fields": {"0": "x"}, "values": {"0": 5}}, PT(5)),  # legacy
+    ],
+)
+def test_from_state_dict_like_flax(target, state, want):
+    assert serialization.from_state_dict(target, state) == want
+
+
+def test_partial_state_dict_is_flaxs():
+    add_one = core.tree_util.Partial(core.numpy.add, 1)
+    assert serialization.to_state_dict(add_one) == {"args": {"0": 1}, "keywords": {}}
+    assert serialization.from_bytes(add_one, serialization.to_bytes(add_one)).args == (1,)
+    restored = serialization.from_state_dict(add_one, {"args": {"0": 5}, "keywords": {}})
+    assert restored.args == (5,) and int(restored(2)) == 7
+
+
 def test_restore_checkpoint_reads_flax_legacy_files_and_writes_them(tmp_path):
     state = checkpoints.restore_checkpoint(FIXTURES / "legacy", fresh_state())
     assert_is_flax_state(state)
