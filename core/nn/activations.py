@@ -10,6 +10,7 @@ JAX's does, so its gradients are JAX's bits."""
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 import core.numpy as jnp
 from core import dtypes
 from core.custom_derivatives import custom_jvp
+from core.errors import ConcretizationTypeError, traced_shape
 from core.jit.library import library_jit
 from core.lax.special import erfc
 from core.numpy._util import (
@@ -30,7 +32,7 @@ from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.collectives.names import axis_size
 from core.prims.collectives.wrappers import axis_index
-from core.trace import get_aval
+from core.trace import Tracer, get_aval
 
 
 def _stop_gradient(x: Any) -> Any:
@@ -283,6 +285,12 @@ def _reduce_max(x: Any, axis: Any, where: Any, keepdims: bool = True) -> Any:
     return jnp.max(x, axis, keepdims=keepdims, where=where, initial=-jnp.inf)
 
 
+def _masked(x: Any, where: Any) -> Any:
+    """`x` with the entries outside `where` at -inf, as JAX's softmaxes take it: a large
+    masked-out entry must not overflow `exp` (its inf times a zero cotangent is NaN)."""
+    return x if where is None else jnp.where(where, x, -jnp.inf)
+
+
 @library_jit(static_argnames=("axis", "keepdims"))
 def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = False) -> Any:
     """`log(mean(exp(x)))` over `axis` (only the entries in `where`), stably."""
@@ -296,7 +304,7 @@ def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> A
     """`exp(x) / sum(exp(x))` along `axis` (entries outside `where` are 0)."""
     x = _arraylike("max", x)  # JAX's name: its softmax starts with `jnp.max(x)`
     x_max = _stop_gradient(_reduce_max(x, axis, where))
-    unnormalized = jnp.exp(x - x_max)
+    unnormalized = jnp.exp(_masked(x, where) - x_max)
     result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
     if where is not None:
         result = jnp.where(where, result, jnp.zeros_like(result))
@@ -308,7 +316,7 @@ def log_softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) 
     """`x - logsumexp(x)` along `axis` (entries outside `where` are -inf)."""
     x = _arraylike("log_softmax", x)  # integers: x - max(x) in their dtype, as in JAX
     x_max = _stop_gradient(_reduce_max(x, axis, where))
-    shifted = x - x_max
+    shifted = _masked(x, where) - x_max
     lse = jnp.log(jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True))
     result = shifted - lse
     if where is not None:
@@ -360,10 +368,35 @@ normalize = standardize
 
 
 def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> Any:
-    """One-hot encoding of the integers `x` (out-of-range values give all-zero rows)."""
+    """One-hot encoding of the integers `x` (out-of-range values give all-zero rows).
+
+    Args:
+      x: the class indices (JAX 0.10 warns, a `DeprecationWarning`, for a non-integer `x`).
+      num_classes: the number of classes, a concrete integer (a traced one raises JAX's
+        `ConcretizationTypeError` naming this argument).
+      dtype: the output dtype (default: the default float).
+      axis: the new axis, or a named (vmap/pmap) axis.
+
+    Returns:
+      The one-hot array.
+    """
     dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    x = ensure_array(x)
+    if isinstance(num_classes, Tracer):
+        concrete = num_classes.to_concrete_value()
+        if concrete is None:
+            raise ConcretizationTypeError(
+                traced_shape(get_aval(num_classes)),
+                "The error arose in jax.nn.one_hot argument `num_classes`.",
+            )
+        num_classes = concrete
     num_classes = operator.index(num_classes)
+    x = ensure_array(x)
+    if dtypes.kind(get_aval(x).dtype) not in "iu":
+        warnings.warn(
+            f"jax.nn.one_hot input should be integer-typed; got dtype={get_aval(x).dtype}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     if isinstance(axis, (str, tuple)):
         # a named (vmap/pmap) axis: each example is one class position along it, as JAX
         size = axis_size(axis)

@@ -1,5 +1,7 @@
 """core.nn activations and initializers, against values recorded from jax.nn."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -75,11 +77,53 @@ def test_softmax_where_logsumexp_options_and_stability():
     np.testing.assert_allclose(g, nn.softmax(jnp.array([1.0, 2.0])), rtol=1e-6)
 
 
+@pytest.mark.parametrize(
+    "name, expected",
+    [  # recorded from jax.nn (JAX 0.10): a masked-out 10000 must not turn the gradient to NaN
+        ("softmax", [-2.0790760385953335e-15, 0.0, 1.0395380192976668e-15]),
+        ("log_softmax", [-2.0, 0.0, 2.0]),
+    ],
+)
+def test_softmax_where_grad_ignores_large_masked_entries(name, expected):
+    fn = getattr(nn, name)
+    x = jnp.array([36.0, 10000.0, 1.5])
+    mask = jnp.array([True, False, True])
+    g = core.grad(lambda x: fn(x, where=mask)[0] + 2 * fn(x, where=mask)[2])(x)
+    np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-20)
+
+
 def test_one_hot():
     out = nn.one_hot(jnp.array([0, 2, 5]), 3)
     np.testing.assert_array_equal(out, [[1, 0, 0], [0, 0, 1], [0, 0, 0]])
     assert out.dtype == np.float32
     assert nn.one_hot(jnp.array([[1, 0]]), 3, axis=0, dtype=jnp.int32).shape == (3, 1, 2)
+
+
+@pytest.mark.parametrize(
+    "x, warns",
+    [  # JAX 0.10's DeprecationWarning for a non-integer index array
+        (jnp.array([1.0]), "got dtype=float32"),
+        (jnp.array([1.0], jnp.float16), "got dtype=float16"),
+        (jnp.array([1], jnp.uint8), None),
+        (jnp.array([1]), None),
+    ],
+)
+def test_one_hot_warns_for_non_integer_input(x, warns):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.testing.assert_array_equal(nn.one_hot(x, 3), [[0.0, 1.0, 0.0]])
+    msgs = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
+    if warns is None:
+        assert msgs == []
+    else:
+        assert msgs == [f"jax.nn.one_hot input should be integer-typed; {warns}"]
+
+
+def test_one_hot_traced_num_classes_names_the_argument():
+    # JAX: ConcretizationTypeError, "The error arose in jax.nn.one_hot argument `num_classes`."
+    with pytest.raises(core.errors.ConcretizationTypeError, match="argument `num_classes`"):
+        core.jit(nn.one_hot)(3, 5)
+    np.testing.assert_array_equal(nn.one_hot(jnp.array([1]), jnp.array(3)), [[0.0, 1.0, 0.0]])
 
 
 K = random.key(0)
@@ -322,14 +366,16 @@ def test_relu_and_relu6_gradients_keep_the_kink_conventions():
     ],
 )
 def test_one_hot_errors(x, num_classes, kw, error, message):
-    with pytest.raises(error) as e:
+    with pytest.raises(error) as e, warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # booleans warn first, as in JAX
         nn.one_hot(jnp.array(x), num_classes, **kw)
     assert str(e.value).split("\n")[0] == message
 
 
 def test_one_hot_of_floats_compares_in_their_dtype():
     # JAX's classes are an iota in x's dtype: 1.5 matches none, 2.0 matches class 2
-    got = nn.one_hot(jnp.array([0.0, 1.5, 2.0]), 3, axis=-2)
+    with pytest.warns(DeprecationWarning, match="should be integer-typed"):
+        got = nn.one_hot(jnp.array([0.0, 1.5, 2.0]), 3, axis=-2)
     np.testing.assert_array_equal(got, [[1, 0, 0], [0, 0, 0], [0, 0, 1]])
 
 
