@@ -1118,7 +1118,8 @@ class PropertyAttributeError(DescriptorAttributeError):
             "",
         )
         super().__init__(
-            first + f"The property {cls_name}.{prop} raised AttributeError: {cause}. The property "
+            first + f"The property {cls_name}.{prop} raised AttributeError: "
+            f"{str(cause).rstrip('.')}. The property "
             "itself exists; fix the attribute it reads (a field or setup attribute missing?)."
         )
 

@@ -28,7 +28,7 @@ import inspect
 import itertools
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import core.numpy as jnp
 from core import dtypes as core_dtypes
@@ -588,12 +588,17 @@ class Module:
         if name in self.__dict__:
             return self.__dict__[name]
         prop = inspect.getattr_static(type(self), name, None)
-        if isinstance(prop, property) and prop.fget is not None:
-            # The property exists: Python came here because its getter raised AttributeError.
+        if hasattr(type(prop), "__get__"):
+            # A property (or any descriptor) exists: Python came here because it raised
+            # AttributeError.
             try:
-                prop.fget(self)
+                prop.__get__(self, type(self))
             except AttributeError as cause:
                 raise errors.PropertyAttributeError(type(self).__name__, name, cause) from cause
+        return self._missing_attribute(name)
+
+    def _missing_attribute(self, name: str) -> NoReturn:
+        """Raises Flax's AttributeError for ``name`` (with the setup hint when unbound)."""
         if self.scope is None:
             raise errors.UnboundCallSetupAttributeError(type(self).__name__, name)
         raise AttributeError(f'"{type(self).__name__}" object has no attribute "{name}".')
@@ -837,6 +842,8 @@ class Module:
 
     def _method_fn(self, method: Callable | str | None) -> Callable:
         if method is None:
+            if not any("__call__" in vars(c) for c in type(self).__mro__):
+                return self._missing_attribute("__call__")  # Flax's AttributeError
             method = type(self).__call__
         elif isinstance(method, str):
             # looked up on the (unbound) module, as Flax does: a name that only setup defines

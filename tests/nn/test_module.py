@@ -1185,6 +1185,12 @@ FLAX_FIRST_LINES = [
         "Trying to access a property that is accessing a non-existent attribute. "
         f"({_DOCS}DescriptorAttributeError)",
     ),
+    (  # any descriptor, not only a property (Flax wraps them all)
+        lambda: DescriptorReadsAMissingAttribute().init(random.key(0), jnp.ones(3)),
+        errors.DescriptorAttributeError,
+        "Trying to access a property that is accessing a non-existent attribute. "
+        f"({_DOCS}DescriptorAttributeError)",
+    ),
 ]
 
 
@@ -1206,6 +1212,30 @@ class ReadsAMissingAttribute(nn.Module):
     @nn.compact
     def __call__(self, x):
         return x * self.width
+
+
+class _ReadsMissing:
+    def __get__(self, obj, objtype=None):
+        return obj.missing
+
+
+class DescriptorReadsAMissingAttribute(nn.Module):
+    width = _ReadsMissing()
+
+    def __call__(self, x):
+        return x * self.width
+
+
+def test_module_without_call_raises_flaxs_attribute_error():
+    class NoCall(nn.Module):
+        pass
+
+    with pytest.raises(AttributeError) as info:  # Flax 0.12.8's message
+        NoCall().init(random.key(0))
+    assert str(info.value) == (
+        '"NoCall" object has no attribute "__call__". If "__call__" is defined in '
+        "'.setup()', remember these fields are only accessible from inside 'init' or 'apply'."
+    )
 
 
 @pytest.mark.parametrize("call, error, first_line", FLAX_FIRST_LINES)
