@@ -128,6 +128,8 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
         dt = np_dtype(dtype, name) or (
             _sum_dtype(aval.dtype) if upcast and promote_integers else aval.dtype
         )
+        if upcast and dt == dtypes.bool_ and dtype is None:
+            dt = dtypes.int32  # JAX's sum and prod count booleans in int32 without promotion
         result_dt = dt
         if upcast and dtype is None and dt in (dtypes.float16, dtypes.bfloat16):
             dt = dtypes.float32  # JAX's sum and prod of 16-bit floats run in float32
@@ -160,7 +162,12 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
             res = prim_fn(a, axes)
         if initial is not None:
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
-            res = comb(sh.convert_element_type(ensure_array(initial), get_aval(res).dtype), res)
+            initial = sh.convert_element_type(ensure_array(initial), get_aval(res).dtype)
+            if get_aval(initial).shape != ():
+                raise ValueError(
+                    f"initial value must be a scalar. Got array of shape {get_aval(initial).shape}"
+                )
+            res = comb(initial, res)
         if keepdims:
             res = _keepdims(res, aval.shape, axes)
         return sh.convert_element_type(res, result_dt) if result_dt != dt else res
@@ -742,17 +749,19 @@ def average(
     a, w = promote_dtypes_inexact(a, weights)
     ashape, wshape = get_aval(a).shape, get_aval(w).shape
     if ashape != wshape:
-        if axis is None or len(wshape) != 1:
+        if axis is None:
             raise ValueError(
                 "Axis must be specified when shapes of a and weights differ.\n"
                 f"a has shape {ashape} and weights {wshape}"
             )
-        ax = reduction_axes(axis, len(ashape))[0]
-        if wshape[0] != ashape[ax]:
+        # JAX: the weights' dimensions are the axes' sizes, in the order the axes are given
+        axes = reduction_axes(axis, len(ashape))
+        if wshape != tuple(ashape[ax] for ax in axes):
             raise ValueError(
                 "Shape of weights must be consistent with shape of a along specified axis."
             )
-        w = sh.broadcast_in_dim(w, ashape, (ax,))
+        order = tuple(int(i) for i in np.argsort(axes))
+        w = sh.broadcast_in_dim(sh.transpose(w, order), ashape, tuple(sorted(axes)))
     wsum = sum(w, axis, keepdims=keepdims)
     avg = ew.div(sum(ew.mul(a, w), axis, keepdims=keepdims), wsum)
     return (avg, wsum) if returned else avg

@@ -889,9 +889,11 @@ def nanquantile(
     # in float32 as XLA computes 16-bit chains (rounding once, at the end).
     cdt = _dtype(q) if dtypes.kind(_dtype(q)) == "f" else dtypes.default_float()
     cdt = np.dtype(np.float32) if cdt.itemsize == 2 else cdt
-    count = rd.sum(uf.logical_not(uf.isnan(flat)), axis=-1).astype(cdt)  # batch
     qa = q.astype(cdt)
     qshape = _shape(qa)
+    # the non-NaN counts, shape (1, ..., *batch): of q's rank too (no rank promotion)
+    count = rd.sum(uf.logical_not(uf.isnan(flat)), axis=-1).astype(cdt)
+    count = shp.reshape(count, (1,) * len(qshape) + batch)
     # positions, shape (*qshape, *batch)
     qb = shp.reshape(qa, qshape + (1,) * len(batch))
     last = uf.subtract(count, 1)

@@ -1,6 +1,8 @@
 """`jnp.max`/`jnp.min` with `where=` and `initial=`: the masked elements hold the operation's
 identity (-inf, an integer type's bound, False/True) and `initial` joins the result
-afterwards, as JAX, so a tie between `initial` and an element splits the derivative in two."""
+afterwards, as JAX, so a tie between `initial` and an element splits the derivative in two.
+Also the result dtypes of `promote_integers=False`, the scalar-`initial` check and `average`'s
+weights along several axes, as JAX 0.10.2 gives them."""
 
 from __future__ import annotations
 
@@ -60,3 +62,57 @@ def test_quantile_grad_q(method, q, want, weak):
     g = jax.grad(lambda v: jnp.quantile(a, v, method=method))(q)
     assert g.dtype == np.float32 and g.weak_type is weak
     assert float(g) == want
+
+
+# (function, dtype, x64) -> JAX 0.10.2's result dtype with promote_integers=False
+PROMOTE_FALSE = [
+    (jnp.sum, jnp.bool_, False, "int32"),
+    (jnp.prod, jnp.bool_, False, "int32"),
+    (jnp.sum, jnp.bool_, True, "int32"),
+    (jnp.sum, jnp.int8, False, "int8"),
+    (jnp.prod, jnp.uint8, True, "uint8"),
+]
+
+
+@pytest.mark.parametrize("fn, dtype, x64, want", PROMOTE_FALSE)
+def test_promote_integers_false_counts_booleans_in_int32(fn, dtype, x64, want):
+    with jax.enable_x64(x64):
+        out = fn(jnp.array([1, 0, 1], dtype), promote_integers=False)
+        assert out.dtype == np.dtype(want)
+        assert int(out) == (2 if fn is jnp.sum else 0)
+
+
+@pytest.mark.parametrize("fn", [jnp.sum, jnp.prod, jnp.max, jnp.min])
+@pytest.mark.parametrize("shape", [(3,), (1, 2, 3)])
+def test_initial_must_be_a_scalar(fn, shape):
+    with pytest.raises(ValueError) as info:
+        fn(jnp.ones((2, 3)), initial=jnp.ones(shape))
+    assert str(info.value) == f"initial value must be a scalar. Got array of shape {shape}"
+
+
+# average of arange(24.).reshape(2, 3, 4) with weights 1, 2, ... of the axes' sizes, in the
+# order the axes are given: (axis, weights' shape, JAX 0.10.2's average, its weights' sum)
+AVERAGES = [
+    ((1, 2), (3, 4), [7.333333969116211, 19.33333396911621], 78.0),
+    ((2, 0), (4, 2), [8.722222328186035, 12.722222328186035, 16.72222328186035], 36.0),
+    ((2, 1, 0), (4, 3, 2), 12.766666412353516, 300.0),
+    ((0, 2), (2, 4), [10.44444465637207, 14.44444465637207, 18.44444465637207], 36.0),
+    (-1, (4,), [[2.0, 6.0, 10.0], [14.0, 18.0, 22.0]], 10.0),
+]
+
+
+@pytest.mark.parametrize("axis, wshape, want, wsum", AVERAGES)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_average_weights_along_several_axes(axis, wshape, want, wsum, keepdims):
+    x = np.arange(24.0).reshape(2, 3, 4)
+    w = np.arange(1.0, 1 + np.prod(wshape)).reshape(wshape)
+    avg, total = jnp.average(x, axis=axis, weights=w, returned=True, keepdims=keepdims)
+    kept = np.mean(x, axis=axis, keepdims=keepdims).shape
+    assert avg.shape == total.shape == kept
+    np.testing.assert_allclose(np.asarray(avg).reshape(np.shape(want)), want, rtol=1e-6)
+    np.testing.assert_array_equal(total, np.full(kept, wsum))
+
+
+def test_average_weights_in_another_order_is_jaxs_error():
+    with pytest.raises(ValueError, match="^Shape of weights must be consistent with shape of a"):
+        jnp.average(np.ones((2, 3, 4)), axis=(1, 2), weights=np.ones((4, 3)))
