@@ -441,6 +441,30 @@ class RankPromotionError(NumbaxError, ValueError):
         )
 
 
+def vectorize_rank_promotion_text(shapes: Any, signature: str | None) -> str:
+    """JAX's text, for both the warning and the error, of `jnp.vectorize` broadcasting
+    operands whose loop dimensions have different ranks."""
+    return (
+        f"operands with shapes {list(shapes)} require rank promotion for jnp.vectorize "
+        f"function with signature {signature}. Set the jax_numpy_rank_promotion config option "
+        "to 'allow' to disable this message; for more information, see "
+        "https://docs.jax.dev/en/latest/rank_promotion_warning.html."
+    )
+
+
+class VectorizeRankPromotionError(NumbaxError, ValueError):
+    """A `jnp.vectorize` function called under `jax_numpy_rank_promotion='raise'` with
+    operands whose loop (non-core) dimensions have different ranks (JAX's ValueError, text).
+
+    Failing code: ``with jax.numpy_rank_promotion('raise'):
+    jnp.vectorize(jnp.add)(jnp.zeros((2, 3)), jnp.zeros(3))``. Fix: give the operands one
+    rank (``y[None]``), or allow the promotion (``jax.numpy_rank_promotion('allow')``).
+    """
+
+    def __init__(self, shapes: Any, signature: str | None) -> None:
+        super().__init__(vectorize_rank_promotion_text(shapes, signature))
+
+
 class RankPromotionWarning(UserWarning):
     """Operands of different ranks broadcast by a `jnp` function under
     `jax_numpy_rank_promotion='warn'` (JAX warns with a `UserWarning` and this text)."""

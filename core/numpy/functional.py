@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from core.api import vmap
+from core.config import config
+from core.errors import VectorizeRankPromotionError, vectorize_rank_promotion_text
 from core.lax import switch
 from core.numpy._util import (
     broadcast_shapes,
@@ -146,6 +149,7 @@ def vectorize(
             shape = get_aval(a).shape
             _update_dim_sizes(sizes, shape, core, context, True)
             shapes.append(shape[: len(shape) - len(core)])
+        _check_loop_ranks(args, shapes, signature)
         bshape = broadcast_shapes(*shapes)
         checked = func if out_core is None else _check_outputs(func, sizes, out_core, context)
         squeezed, rev_filled = [], []
@@ -168,6 +172,19 @@ def vectorize(
         return expand_dims(out, tuple(expand))
 
     return wrapped
+
+
+def _check_loop_ranks(args: Sequence[Any], loop_shapes: list[Any], signature: str | None) -> None:
+    """JAX's `jax_numpy_rank_promotion` check of `vectorize`: the loop dimensions of the
+    non-scalar operands must have one rank unless the mode is 'allow' ('warn' warns)."""
+    mode = config.read("numpy_rank_promotion")
+    ranks = {len(s) for a, s in zip(args, loop_shapes) if get_aval(a).ndim}
+    if mode == "allow" or len(ranks) < 2:
+        return
+    shapes = [get_aval(a).shape for a in args]
+    if mode == "raise":
+        raise VectorizeRankPromotionError(shapes, signature)
+    warnings.warn(vectorize_rank_promotion_text(shapes, signature), UserWarning, stacklevel=3)
 
 
 def _check_outputs(

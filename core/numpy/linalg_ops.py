@@ -601,7 +601,7 @@ def einsum_path(subscripts: Any, *operands: Any, optimize: Any = "auto") -> tupl
     label_sizes(subscripts, shapes)
     given = optimize
     if optimize is False:  # left to right, as opt_einsum (and numbax's einsum) contracts
-        optimize = [(0, 1)] * (len(operands) - 1)
+        optimize = [(0, 1)] * (len(operands) - 1) or [(0,)]  # one operand: opt_einsum's [(0,)]
     if optimize == "auto" or optimize is True:
         optimize = "optimal" if len(operands) <= 4 else "greedy"
     elif isinstance(optimize, list) and optimize[:1] != ["einsum_path"]:
@@ -698,6 +698,12 @@ def einsum(
             ",".join(ins) + "->" + out_s, *ops, optimize="auto" if optimize is None else optimize
         )[0]
         for step in path:  # (a step of three or more terms is folded left to right)
+            if len(step) > 2 and isinstance(optimize, list):
+                raise NotImplementedError(  # JAX's, for a path given by the caller
+                    "jax.numpy.einsum does not support simultaneous contraction of 3 or more "
+                    "operands. Typically this means you've passed an unsupported path to the "
+                    "einsum optimize parameter."
+                )
             chosen = [terms[k] for k in sorted(step)]
             rest = [t for k, t in enumerate(terms) if k not in step]
             new = chosen[0]

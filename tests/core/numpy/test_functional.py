@@ -1,6 +1,8 @@
 """core.numpy functions of functions (vectorize, apply_along_axis, apply_over_axes,
 fromfunction, piecewise) against JAX's answers and numpy."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -248,3 +250,45 @@ def test_under_jit_vmap_grad():
         jnp.ones((2, 2))
     )
     np.testing.assert_allclose(np.asarray(g), 2 * np.ones((2, 2)))
+
+
+_ADD = jnp.vectorize(jnp.add, signature="(),()->()")
+_DOT = jnp.vectorize(lambda a, b: a @ b, signature="(n),(n)->()")
+
+
+# (function, its signature, shapes, whether JAX 0.10.2 checks them): only loop dimensions of
+# different ranks count, scalars never
+@pytest.mark.parametrize(
+    "fn, sig, s1, s2, checked",
+    [
+        (_ADD, "(),()->()", (2, 3), (3,), True),
+        (_ADD, "(),()->()", (2, 3), (), False),
+        (_ADD, "(),()->()", (2, 3), (1, 3), False),
+        (_DOT, "(n),(n)->()", (2, 3), (3,), True),
+        (_DOT, "(n),(n)->()", (4, 2, 3), (2, 3), True),
+        (jnp.vectorize(jnp.add), None, (2, 3), (3,), True),
+    ],
+)
+def test_vectorize_checks_rank_promotion(fn, sig, s1, s2, checked):
+    text = (
+        f"operands with shapes {[s1, s2]} require rank promotion for jnp.vectorize function "
+        f"with signature {sig}. Set the jax_numpy_rank_promotion config option to 'allow' to "
+        "disable this message; for more information, see "
+        "https://docs.jax.dev/en/latest/rank_promotion_warning.html."
+    )
+    x, y = jnp.zeros(s1), jnp.zeros(s2)
+    want = np.broadcast_shapes(
+        s1[: len(s1) - (sig == "(n),(n)->()")], s2[: len(s2) - (sig == "(n),(n)->()")]
+    )
+    with core.numpy_rank_promotion("raise"):
+        if checked:
+            with pytest.raises(ValueError) as info:
+                fn(x, y)
+            assert str(info.value) == text
+        else:
+            assert fn(x, y).shape == want
+    with core.numpy_rank_promotion("warn"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert fn(x, y).shape == want
+    assert [str(w.message) for w in caught] == ([text] if checked else [])
+    assert all(w.category is UserWarning for w in caught)

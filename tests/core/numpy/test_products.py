@@ -109,3 +109,24 @@ def test_dot_of_a_scalar_as_jax(a, b, want):
     out = jnp.dot(a, b)
     assert (str(out.dtype), out.weak_type) == want
     assert jnp.inner(np.arange(3, dtype=np.int8), 2).dtype == np.int8  # JAX's inner multiplies
+
+
+@pytest.mark.parametrize("optimize", [False, True, "optimal", "greedy", "auto"])
+@pytest.mark.parametrize("sig, shape", [("ii->i", (4, 4)), ("i->", (3,))])
+def test_einsum_path_of_one_operand(optimize, sig, shape):
+    # opt_einsum's path for one operand is [(0,)] whatever the mode (numpy's fails for False)
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    path, _ = jnp.einsum_path(sig, x, optimize=optimize)
+    assert path == [(0,)]
+    np.testing.assert_array_equal(jnp.einsum(sig, x, optimize=path), np.einsum(sig, x))
+
+
+def test_einsum_path_step_of_three_operands_is_jaxs_error():
+    arrs = [np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 5))]
+    with pytest.raises(NotImplementedError) as info:
+        jnp.einsum("ij,ik,il->jkl", *arrs, optimize=[(0, 1, 2)])
+    assert str(info.value) == (
+        "jax.numpy.einsum does not support simultaneous contraction of 3 or more operands. "
+        "Typically this means you've passed an unsupported path to the einsum optimize parameter."
+    )
+    assert jnp.einsum("ij,ik,il->jkl", *arrs, optimize=[(0, 1), (0, 1)]).shape == (3, 4, 5)
