@@ -842,10 +842,14 @@ def inverted_cdf(a: Any, q: Any, axis: Any, keepdims: bool, weights: Any, skip_n
     q = sh.convert_element_type(ensure_array(q), get_aval(a).dtype)
     qshape = get_aval(q).shape
     q = sh.reshape(q, (*qshape, *(1,) * (len(batch) + 1)))
+    # every operand of q's rank (*qshape, *batch, ...), so rank promotion='raise' allows them
+    lead = (1,) * len(qshape)
+    cum = sh.reshape(cum, (*lead, *batch, n))
     target = multiply(q, cum[..., -1:] if n else 0)  # (*qshape, *batch, 1)
     idx = sum(less(cum, target), axis=-1, dtype=dtypes.default_int())
     valid = sum(logical_not(nan_a), axis=-1, dtype=dtypes.default_int()) if skip_nans else n
-    idx = clip(idx, 0, subtract(valid, 1))
+    last = sh.reshape(valid, (*lead, *batch)) if skip_nans else valid
+    idx = clip(idx, 0, subtract(last, 1))
     a_q = sh.broadcast_in_dim(
         a, (*qshape, *batch, n), tuple(range(len(qshape), get_aval(idx).ndim + 1))
     )

@@ -52,6 +52,8 @@ CASES = [
     (lambda: jnp.where(X > 1, X, Y), None),  # broadcast without the check
     (lambda: jnp.nanquantile(X, Y / 2, axis=1), None),  # JAX's own rank-raising tests run these
     (lambda: jnp.nanpercentile(X, Y, axis=0), None),
+    (lambda: jnp.quantile(X, Y / 2, axis=1, weights=X + 1, method="inverted_cdf"), None),
+    (lambda: jnp.nanpercentile(X, Y, axis=0, weights=X + 1, method="inverted_cdf"), None),
     (lambda: jnp.heaviside(X, Y), None),
     (lambda: jnp.gcd(I, J), None),
     (lambda: X @ Y, None),
