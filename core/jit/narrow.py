@@ -128,10 +128,11 @@ _NARROW = (BF16, F16)
 
 def narrow_dtypes(jaxpr: Jaxpr, found: set | None = None) -> set:
     """The 16-bit float dtypes `jaxpr` (or a jaxpr in its equations' parameters) holds as an
-    input, an equation's output or a literal operand; this walk is all a float32 program's
-    compile pays for the rewrite (about 1 us per equation)."""
+    input, an equation's output, a literal operand or a literal output (`jit` of a function
+    returning a constant); this walk is all a float32 program's compile pays for the rewrite
+    (about 1 us per equation)."""
     found = set() if found is None else found
-    for v in (*jaxpr.constvars, *jaxpr.invars):
+    for v in (*jaxpr.constvars, *jaxpr.invars, *jaxpr.outvars):
         if v.aval.dtype in _NARROW:
             found.add(v.aval.dtype)
     for e in jaxpr.eqns:

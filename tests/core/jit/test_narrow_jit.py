@@ -154,6 +154,16 @@ def test_widened_program_holds_no_16_bit_floats(dtype):
     assert [v.aval.dtype for v in wide.jaxpr.outvars] == [np.uint16]
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_jit_returning_a_16_bit_constant(dtype):
+    # only a literal output holds the 16-bit dtype (optax's inject_hyperparams with
+    # hyperparam_dtype=bfloat16 returns such constants); JAX: 0.9 rounds to 0.8984375 in
+    # bfloat16, 0.89990234375 in float16
+    got = core.jit(lambda x: (jnp.asarray(0.9, dtype), x + 1))(jnp.ones(2))
+    assert got[0].dtype == dtype and float(got[0]) == float(np.asarray(0.9, dtype))
+    np.testing.assert_array_equal(got[1], np.full(2, 2, np.float32))
+
+
 # float32 values around the roundings' edges: ties, overflow, float16's subnormal range, NaNs
 _EDGES = [0x3F808000, 0x3F818000, 0x3F801000, 0x3F803000, 0x7F7FFFFF, 0x477FEFFF, 0x477FF000]
 _EDGES += [0x33000000, 0x33000001, 0x33C00000, 0x387FF000, 0x38800000, 0x00000001, 0x80000000]
