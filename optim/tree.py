@@ -367,7 +367,11 @@ def tree_bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     """
     # `lax.pow`, not `**`: Optax jits this function, so JAX raises to a traced count with
     # XLA's pow, whose rounding differs from the repeated squaring of a concrete `x ** n`.
-    correction = 1 - lax.pow(jnp.asarray(decay), jnp.asarray(count))
+    # An integer decay (`scale_by_adam(b1=0)`) has Optax's integer power; lax.pow takes
+    # floating bases only.
+    decay, count = jnp.asarray(decay), jnp.asarray(count)
+    inexact = jnp.issubdtype(decay.dtype, jnp.inexact)
+    correction = 1 - (lax.pow(decay, count) if inexact else decay**count)
     return tree_util.tree_map(lambda t: t / correction.astype(t.dtype), moment)
 
 

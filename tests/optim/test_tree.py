@@ -47,6 +47,9 @@ def _n(t):
             {k: np.maximum(np.abs(X[k]) + 0.1, 0.9 * Y[k]) for k in X},
         ),
         (lambda x, y: tree.bias_correction(x, 0.9, 2), {k: X[k] / (1 - 0.81) for k in X}),
+        # an integer decay (scale_by_adam(b1=0)): Optax's integer power, 0 ** 2 == 0
+        (lambda x, y: tree.bias_correction(x, 0, jnp.int32(2)), X),
+        (lambda x, y: tree.bias_correction(x, 2, 3), {k: X[k] / (1 - 8) for k in X}),
     ],
 )
 def test_leafwise(fn, expected):
