@@ -173,6 +173,23 @@ class SymbolicZero:
         return cls(tangent_aval(get_aval(val)))
 
 
+def _nondiff_positions(
+    fun: Callable, nondiff_argnums: Sequence[int], nondiff_argnames: Sequence[str]
+) -> tuple[int, ...]:
+    """JAX's non-differentiable argument positions: `nondiff_argnums` joined by the positions
+    of the positional-or-keyword parameters of `fun` that `nondiff_argnames` names, sorted."""
+    nums = set(nondiff_argnums)
+    if nondiff_argnames:
+        params = inspect.signature(fun).parameters.values()
+        pos = {
+            p.name: i
+            for i, p in enumerate(params)
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        }
+        nums.update(pos[n] for n in nondiff_argnames if n in pos)
+    return tuple(sorted(nums))
+
+
 def _instantiate_symbolic(t: Any) -> Any:
     return t.instantiate() if type(t) is SymbolicZero else t
 
@@ -216,10 +233,15 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         `jvp(*nondiff_args, primals, tangents)`.
     """
 
-    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    def __init__(
+        self,
+        fun: Callable,
+        nondiff_argnums: Sequence[int] = (),
+        nondiff_argnames: Sequence[str] = (),
+    ):
         functools.update_wrapper(self, fun)
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self.jvp: Callable | None = None
         self.symbolic_zeros = False
 
@@ -331,10 +353,15 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         `bwd(*nondiff_args, residuals, g)`, and returns no cotangent for them.
     """
 
-    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+    def __init__(
+        self,
+        fun: Callable,
+        nondiff_argnums: Sequence[int] = (),
+        nondiff_argnames: Sequence[str] = (),
+    ):
         functools.update_wrapper(self, fun)
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
 

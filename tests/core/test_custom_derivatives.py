@@ -1,6 +1,8 @@
 """The errors of `custom_jvp`/`custom_vjp` rules that return the wrong thing, and the calls
 JAX's rules take (`core/custom_derivatives.py`): JAX 0.10.2's classes and first lines."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -184,3 +186,33 @@ def test_symbolic_zeros_reach_the_rule_as_jaxs_symbolic_zero():
     np.testing.assert_array_equal(zeros["a"], np.zeros(2, np.float32))
     assert zeros["i"].dtype == core.float0  # JAX 0.10.2: float0 zeros for integers
     assert repr(zero_from_primal(jnp.ones(2), symbolic_zeros=True)) == "SymbolicZero"
+
+
+def test_nondiff_argnames_name_the_static_arguments():
+    # JAX 0.10's nondiff_argnames: the named parameters join nondiff_argnums, in sorted order,
+    # and the rules get them first (values recorded from JAX 0.10.2)
+    @functools.partial(core.custom_jvp, nondiff_argnames=("n",))
+    def f(x, n):
+        return x**n
+
+    @f.defjvp
+    def f_jvp(n, primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x, n), n * x ** (n - 1) * t * 10
+
+    assert float(f(2.0, 3)) == 8.0
+    assert float(core.grad(f)(2.0, 3)) == 120.0
+    assert float(core.grad(lambda x: f(x, n=3))(2.0)) == 120.0
+
+    @functools.partial(core.custom_vjp, nondiff_argnums=(2,), nondiff_argnames=("s",))
+    def h(x, s, k, y):
+        return x * y * s * k
+
+    h.defvjp(
+        lambda s, k, x, y: (h(x, s, k, y), (x, y)),
+        lambda s, k, r, ct: (r[1] * ct * s * k, r[0] * ct),
+    )
+    assert h.nondiff_argnums == (1, 2)
+    assert float(h(2.0, 3.0, 5.0, 4.0)) == 120.0
+    gx, gy = core.grad(h, argnums=(0, 3))(2.0, 3.0, 5.0, 4.0)
+    assert (float(gx), float(gy)) == (60.0, 5.0)
