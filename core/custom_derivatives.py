@@ -49,16 +49,24 @@ from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_
 # Flattening helpers
 
 
-def _resolve_args(fun: Callable, args: tuple, kwargs: dict, nondiff: Sequence[int]) -> tuple:
+def _resolve_args(
+    fun: Callable, args: tuple, kwargs: dict, nondiff: Sequence[int], kind: str, name: str
+) -> tuple:
     """Keyword arguments become positional ones (custom rules see positional arguments only),
     and defaults fill the parameters up to the last of `nondiff` (as JAX's `resolve_kwargs`:
-    a rule receives a defaulted nondiff argument too)."""
+    a rule receives a defaulted nondiff argument too). Arguments that do not bind to `fun`'s
+    parameters are JAX's TypeError naming the `kind` ("custom_jvp") function `name`."""
     if not kwargs and max(nondiff, default=-1) < len(args):
-        defaults = getattr(fun, "__defaults__", None) or ()
         code = getattr(fun, "__code__", None)
-        if not defaults or code is None or len(args) >= code.co_argcount:
-            return args  # nothing to fill (a Python function's defaults are filled, as JAX)
-    bound = inspect.signature(fun).bind(*args, **kwargs)
+        if code is None or len(args) >= code.co_argcount:
+            return args  # nothing to fill or to miss
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(
+            f"The input arguments to the {kind}-decorated function {name} could not be "
+            f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
+        ) from e
     bound.apply_defaults()
     return bound.args
 
@@ -287,7 +295,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             raise errors.CustomRuleMissingError(
                 f"No JVP defined for custom_jvp function {name} using defjvp."
             )
-        args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums)
+        args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums, "custom_jvp", name)
         split = _Split(args, self.nondiff_argnums, name)
         if type(current_trace()) is EvalTrace:
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
@@ -381,7 +389,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             raise errors.CustomRuleMissingError(
                 f"No VJP defined for custom_vjp function {name} using defvjp."
             )
-        args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums)
+        args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums, "custom_vjp", name)
         split = _Split(args, self.nondiff_argnums, name)
         if type(current_trace()) is EvalTrace:
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)

@@ -216,3 +216,23 @@ def test_nondiff_argnames_name_the_static_arguments():
     assert float(h(2.0, 3.0, 5.0, 4.0)) == 120.0
     gx, gy = core.grad(h, argnums=(0, 3))(2.0, 3.0, 5.0, 4.0)
     assert (float(gx), float(gy)) == (60.0, 5.0)
+
+
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp"])
+def test_arguments_that_do_not_bind_are_jaxs_error(kind):
+    def f(x, y):
+        return x
+
+    g = getattr(core, kind)(f)
+    if kind == "custom_jvp":
+        g.defjvp(lambda p, t: (p[0], t[0]))
+    else:
+        g.defvjp(lambda x, y: (x, None), lambda r, c: (c, c))
+    with pytest.raises(TypeError) as info:
+        g(1.0)
+    assert str(info.value) == (  # JAX 0.10.2's text
+        f"The input arguments to the {kind}-decorated function f could not be resolved to "
+        "positional-only arguments. Binding failed with the error:\n"
+        "missing a required argument: 'y'"
+    )
+    assert float(g(1.0, y=2.0)) == 1.0
