@@ -10,13 +10,16 @@ Sign convention (as in Optax): aliases return the *negative* step, so `apply_upd
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import core.numpy as jnp
 from core import tree_util
 
 PyTree = Any
+ArrayTree = Any  # Optax's annotation names (optax._src.base)
+PRNGKey = Any
+Shape = Sequence[int]
 Params = Any
 Updates = Any
 OptState = Any
@@ -25,6 +28,12 @@ ScalarOrSchedule = float | Any | Schedule
 
 
 ScheduleState = Any
+
+# Optax's text, which the errors of transformations that need `params` start with
+NO_PARAMS_MSG = (
+    "You are using a transformation that requires the current value of parameters, but you are "
+    "not passing `params` when calling `update`."
+)
 
 
 @runtime_checkable

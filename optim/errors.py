@@ -9,6 +9,7 @@ to the class name in `optim/README.md`.
 from __future__ import annotations
 
 from core.errors import NumbaxError
+from optim.base import NO_PARAMS_MSG
 
 
 class OptimError(NumbaxError):
@@ -38,10 +39,7 @@ class MissingParamsError(OptimError, ValueError):
 
     def __init__(self, name: str, first_line: str | None = None) -> None:
         # Optax's first line: its NO_PARAMS_MSG unless the transformation has its own
-        first_line = first_line or (
-            "You are using a transformation that requires the current value of parameters, "
-            "but you are not passing `params` when calling `update`."
-        )
+        first_line = first_line or NO_PARAMS_MSG
         super().__init__(
             f"{first_line}\n{name} needs them: call `tx.update(grads, opt_state, params)`."
         )

@@ -120,3 +120,16 @@ def test_named_chain_duplicate_message_starts_with_optaxs():
     assert str(e.value).split("\n")[0] == (
         "Named transformations must have unique names, but got ['a', 'a']"
     )
+
+
+def test_optax_base_names():
+    # optax._src.base's annotation names and NO_PARAMS_MSG (Optax 0.2.8's text)
+    assert {"ArrayTree", "PRNGKey", "Shape", "PyTree", "Params"} <= set(dir(optim.base))
+    assert optim.base.NO_PARAMS_MSG == (
+        "You are using a transformation that requires the current value of parameters, but you "
+        "are not passing `params` when calling `update`."
+    )
+    with pytest.raises(ValueError) as info:
+        tx = optim.add_decayed_weights(1e-4)
+        tx.update({"w": jnp.ones(2)}, tx.init({"w": jnp.ones(2)}), None)
+    assert str(info.value).splitlines()[0] == optim.base.NO_PARAMS_MSG
