@@ -147,7 +147,8 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
             else:
                 fill = identity(get_aval(a).dtype)
 
-            a = _where(_where_mask(where, aval.shape), a, fill)
+            # in a's dtype: a uint32 bound does not fit the weak int32 of a Python int
+            a = _where(_where_mask(where, aval.shape), a, np.asarray(fill, get_aval(a).dtype))
         if (
             aval.size == 0
             and identity is None

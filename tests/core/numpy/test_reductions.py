@@ -116,3 +116,14 @@ def test_average_weights_along_several_axes(axis, wshape, want, wsum, keepdims):
 def test_average_weights_in_another_order_is_jaxs_error():
     with pytest.raises(ValueError, match="^Shape of weights must be consistent with shape of a"):
         jnp.average(np.ones((2, 3, 4)), axis=(1, 2), weights=np.ones((4, 3)))
+
+
+@pytest.mark.parametrize("dtype", ["uint32", "uint8", "int32", "float32", "bfloat16", "bool"])
+@pytest.mark.parametrize("fn", [jnp.min, jnp.max, jnp.sum, jnp.prod])
+def test_masked_elements_are_filled_in_the_operands_dtype(fn, dtype):
+    # JAX 0.10.2: min of uint32 with where= fills with 2**32 - 1 in uint32 (no int32 overflow)
+    x = np.array([[1], [2], [3]]).astype(dtype)
+    mask = np.array([[True], [False], [True]])
+    got = fn(jnp.asarray(x), axis=-2, where=mask, initial=1, keepdims=True)
+    want = getattr(np, fn.__name__)(x, axis=-2, where=mask, initial=1, keepdims=True)
+    np.testing.assert_array_equal(np.asarray(got, np.float64), np.asarray(want, np.float64))
