@@ -57,8 +57,28 @@ def _flatten(x, leaves):
         return (t, None, (_LEAF,) * len(x))
     if reg is _NONE:
         return _NONE_NODE
-    children, aux = reg.flatten(x)
+    out = reg.flatten(x)
+    try:
+        children, aux = out
+    except (TypeError, ValueError):
+        raise _bad_flatten(out) from None
+    if type(children) is not tuple and not hasattr(children, "__iter__"):
+        raise _bad_flatten(out)
     return (t, aux, _flatten_children(children, leaves))
+
+
+def _bad_flatten(out: Any) -> ValueError:
+    """JAX's ValueError for a custom node's flatten function that did not return a
+    `(children, aux_data)` pair with iterable children."""
+    try:
+        _, aux = out
+        what = "tuple where 'children' is iterable"
+    except (TypeError, ValueError):
+        what = "tuple"
+    return ValueError(
+        "The to_iterable function for a custom PyTree node should return a "
+        f"(children, aux_data) {what}, got {out!r}"
+    )
 
 
 def _flatten_children(children, leaves) -> tuple:
@@ -106,7 +126,13 @@ def _flatten_is_leaf(x, leaves, is_leaf):
         return _LEAF
     if reg is _NONE:
         return _NONE_NODE
-    children, aux = reg.flatten(x)
+    out = reg.flatten(x)
+    try:
+        children, aux = out
+    except (TypeError, ValueError):
+        raise _bad_flatten(out) from None
+    if type(children) is not tuple and not hasattr(children, "__iter__"):
+        raise _bad_flatten(out)
     return (t, aux, tuple([_flatten_is_leaf(c, leaves, is_leaf) for c in children]))
 
 

@@ -812,3 +812,32 @@ def test_unravel_of_a_tree_has_jaxs_type_error():
         "asarray: expected ArrayLike, got {'w': Array([1., 1., 1.], dtype=float32)} of type "
         "<class 'dict'>."
     )
+
+
+@pytest.mark.parametrize(
+    "flatten, message",
+    [  # JAX 0.10.2's errors for a custom node's flatten function that returns something else
+        (
+            lambda a: "hello",
+            "The to_iterable function for a custom PyTree node should return a "
+            "(children, aux_data) tuple, got 'hello'",
+        ),
+        (
+            lambda a: (2, 3, 4),
+            "The to_iterable function for a custom PyTree node should return a "
+            "(children, aux_data) tuple, got (2, 3, 4)",
+        ),
+        (
+            lambda a: (7, 7),
+            "The to_iterable function for a custom PyTree node should return a "
+            "(children, aux_data) tuple where 'children' is iterable, got (7, 7)",
+        ),
+    ],
+)
+@pytest.mark.parametrize("is_leaf", [None, lambda x: False])
+def test_bad_custom_flatten_is_jaxs_error(flatten, message, is_leaf):
+    cls = type("Bad", (), {})
+    tu.register_pytree_node(cls, flatten, lambda aux, children: cls())
+    with pytest.raises(ValueError) as info:
+        tu.tree_flatten(cls(), is_leaf=is_leaf)
+    assert str(info.value) == message
