@@ -128,7 +128,12 @@ def _prefer_avx2(lib: ctypes.CDLL) -> None:
     initialization run again (`gotoblas_dynamic_init`, which takes the kernels that
     `OPENBLAS_CORETYPE` names and sets their blocking sizes) after its choice (`gotoblas`) is
     cleared. numpy's products in the process use the same library, so they switch too (the
-    same bits as numbax's). The choice is kept if the library lacks any of these symbols."""
+    same bits as numbax's). The choice is kept if the library lacks any of these symbols.
+
+    Not thread-safe (a known limit): it runs once, as the back end loads (the first compile),
+    and a product that another thread runs in the same library at that moment may read the
+    cleared choice or the new table's blocking sizes mid-call; a process that multiplies on
+    other threads while its first jit compiles should set `OPENBLAS_CORETYPE` itself."""
     if "OPENBLAS_CORETYPE" in os.environ or llvm.get_host_cpu_name() not in AVX2_FASTER:
         return
     try:
