@@ -15,13 +15,12 @@ jaxpr and the rule in its params (as JAX's `custom_vmap_p`):
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 from core import errors, ir, tree_util
 from core.array import Array
-from core.custom_derivatives import _eval_call, call_jvp
+from core.custom_derivatives import _bound_args, _eval_call, call_jvp
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.lax.composites import map as _lax_map
@@ -63,7 +62,7 @@ class custom_vmap:  # noqa: N801  (JAX's name)
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = getattr(self.fun, "__name__", "<unnamed function>")
         if kwargs:
-            args = _positional(self.fun, args, kwargs, name)
+            args = _bound_args(self.fun, args, kwargs, "custom_vmap", name)
         if self.vmap_rule is None:
             raise errors.CustomVmapRuleMissingError(name)
         flat, in_tree = tree_util.tree_flatten(args)
@@ -85,18 +84,6 @@ class custom_vmap:  # noqa: N801  (JAX's name)
             out_tree=out_trees[0],
         )
         return tree_util.tree_unflatten(out_trees[0], outs)
-
-
-def _positional(fun: Callable, args: tuple, kwargs: dict, name: str) -> tuple:
-    try:
-        bound = inspect.signature(fun).bind(*args, **kwargs)
-    except TypeError as e:
-        raise TypeError(
-            f"The input arguments to the custom_vmap-decorated function {name} could not be "
-            f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
-        ) from e
-    bound.apply_defaults()
-    return bound.args
 
 
 def _impl(*args: Any, call_jaxpr: ir.Jaxpr, **params: Any) -> list[Any]:

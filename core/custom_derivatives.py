@@ -60,6 +60,13 @@ def _resolve_args(
         code = getattr(fun, "__code__", None)
         if code is None or len(args) >= code.co_argcount:
             return args  # nothing to fill or to miss
+    return _bound_args(fun, args, kwargs, kind, name)
+
+
+def _bound_args(fun: Callable, args: tuple, kwargs: dict, kind: str, name: str) -> tuple:
+    """`args` and `kwargs` bound to `fun`'s parameters as positional arguments, defaults
+    filled; arguments that do not bind are JAX's TypeError naming the `kind` ("custom_jvp",
+    "custom_vmap") function `name`."""
     try:
         bound = inspect.signature(fun).bind(*args, **kwargs)
     except TypeError as e:
