@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -94,11 +95,30 @@ def _short(dtype_name: str, shape: tuple[int, ...]) -> str:
     return f"{dtype_name}[{','.join(map(str, shape))}]"
 
 
-def _check_callable(fun: Any) -> None:
-    """JAX's check that a transformation is given a function (when it is created)."""
+def check_callable(fun: Any) -> None:
+    """JAX's check that a transformation is given a function (when it is created): not a
+    `staticmethod` object (callable since Python 3.10, but `jit` under `@staticmethod` is the
+    order that works), and not a generator function, whose call returns a generator.
+
+    Args:
+      fun: what the transformation was given.
+
+    Raises:
+      TypeError: with JAX's message, when `fun` is not a function to transform.
+    """
+    if isinstance(fun, staticmethod):
+        raise TypeError(
+            f"staticmethod arguments are not supported, got {fun}\nPut @staticmethod above "
+            "the transformation's decorator."
+        )
     if not callable(fun):
         raise TypeError(
             f"Expected a callable value, got {fun}\nPass the function itself (f, not f(x))."
+        )
+    if inspect.isgeneratorfunction(fun):
+        raise TypeError(
+            f"Expected a function, got a generator function: {fun}\nA generator cannot be "
+            "traced: return the values (a list or an array) instead of yielding them."
         )
 
 
@@ -125,7 +145,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
       `(primals_out, tangents_out)`, plus `aux` when `has_aux`. Integer and boolean outputs
       have `float0` tangents.
     """
-    _check_callable(fun)
+    check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(
             "primal and tangent arguments to jax.jvp must be tuples or lists; found "
@@ -362,7 +382,7 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
       `(primals_out, f_jvp)` (plus `aux` when `has_aux`), where `f_jvp(*tangents)` is linear.
       Tangents of integer/boolean primals are `float0` arrays, in and out, as for `jvp`.
     """
-    _check_callable(fun)
+    check_callable(fun)
     p_flat, in_tree = _flatten_args(primals)
     store: list = []
     out, jaxpr, consts, aux = _linearize_flat(
@@ -460,7 +480,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
       dtypes of the outputs; integer and boolean inputs get `float0` cotangents.
     """
     _check_reduce_axes(reduce_axes, "vjp")
-    _check_callable(fun)
+    check_callable(fun)
     leaves, in_tree = tree_util.tree_flatten(primals)
     p_flat = [_check_arg(x, InvalidInputException) for x in leaves]
     store: list = []
@@ -631,7 +651,7 @@ def value_and_grad(
       The wrapped function.
     """
     _check_reduce_axes(reduce_axes, "grad")
-    _check_callable(fun)
+    check_callable(fun)
     multiple, nums = _argnums_tuple(argnums)
 
     @functools.wraps(fun)
@@ -799,7 +819,7 @@ def vmap(
       The batched function.
     """
     del spmd_axis_name
-    _check_callable(fun)
+    check_callable(fun)
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     if not (in_axes is None or type(in_axes) in (int, tuple)):  # JAX's: no numpy ints
@@ -992,7 +1012,7 @@ def _jacobian(
     """The function of `jacfwd`/`jacrev`: `build(f_dyn, dyn, multiple)` takes `fun` of the
     `argnums` arguments only and their values, and returns `(jac_tree, *aux)`. Keyword
     arguments are passed through undifferentiated."""
-    _check_callable(fun)
+    check_callable(fun)
     multiple, nums = _argnums_tuple(argnums)
 
     @functools.wraps(fun)
@@ -1218,7 +1238,7 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     (from `jit(fun)`'s trace cache, as JAX's: a function `jit` traced for these arguments is
     not traced again; the Refs it writes keep their values). A jitted function's own static
     arguments are static here too."""
-    _check_callable(fun)
+    check_callable(fun)
     if callable(getattr(fun, "eval_shape", None)) and hasattr(fun, "lower"):
         return fun.eval_shape(*args, **kwargs)  # `jit(f, static_argnums=...)`: its own
     closed, out_tree, _ = _jit_stage(fun, (), args, kwargs)

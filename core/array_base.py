@@ -14,9 +14,10 @@ from core import errors
 
 
 class ArrayBase:
-    """Base of `Array` and `Tracer`; subclasses provide `aval`."""
+    """Base of `Array` and `Tracer`; subclasses provide `aval`. Both can be weakly referenced,
+    as JAX's arrays and tracers can (a cache keyed weakly on an array)."""
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)
     __array_priority__ = 1000
 
     @property

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
-from core.api import _broadcast_prefix, _check_callable
+from core.api import _broadcast_prefix, check_callable
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.bounded_record import BoundedRecord
@@ -162,7 +162,7 @@ def pmap(
         number of devices.
     """
     del global_arg_shapes
-    _check_callable(fun)
+    check_callable(fun)
     _check_backend(backend)
     if devices is not None and not devices:
         raise PmapArgumentError("'devices' argument to pmap must be non-empty, or None.")

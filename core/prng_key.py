@@ -43,7 +43,7 @@ class PRNGKeyArray:
     """An array of PRNG keys (`jax.random.key`'s result): `shape` keys over `uint32` data of
     shape `(*shape, words)`, which `random.key_data` returns, of implementation `impl`."""
 
-    __slots__ = ("_base", "impl")
+    __slots__ = ("_base", "impl", "__weakref__")
     __hash__ = None  # like every array
 
     def __init__(self, base: Any, impl: str = "threefry2x32") -> None:

@@ -39,7 +39,7 @@ import numpy as np
 
 from core import ir, ref_scope, source_info, tree_util
 from core.ad_util import Zero, instantiate
-from core.api import register_jit_stage
+from core.api import check_callable, register_jit_stage
 from core.array import Array, placement
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.backends import numba as numba_backend
@@ -1142,8 +1142,7 @@ def jit(
         return tuple(map(operator.index, out)) if typ is int else out
 
     def wrap(f: Callable) -> Jitted:
-        if not callable(f):
-            raise TypeError(f"Expected a callable value, got {f}")
+        check_callable(f)
         if backend not in (None, "numba", "python", "cpu"):
             raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
         args = (

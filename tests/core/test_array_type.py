@@ -1,5 +1,8 @@
 """`core.Array` / `core.numpy.ndarray` answer `isinstance` as `jax.Array` does (JAX 0.10.2):
-concrete arrays, typed key arrays and tracers are instances; numpy arrays and scalars are not."""
+concrete arrays, typed key arrays and tracers are instances; numpy arrays and scalars are not.
+All of them can be weakly referenced, as JAX's can."""
+
+import weakref
 
 import numpy as np
 import pytest
@@ -25,10 +28,20 @@ def test_arrays_and_tracers_are_instances(cls, transform):
 
     def f(x):
         seen.append(isinstance(x, cls))
+        seen.append(weakref.ref(x)() is x)
         return x
 
     transform(f)(X)
-    assert seen == [True]
+    assert seen == [True, True]
+
+
+@pytest.mark.parametrize("make", [lambda: core.device_put(1.0), lambda: core.random.key(0)])
+def test_a_weak_reference_dies_with_the_array(make):
+    x = make()
+    ref = weakref.ref(x)
+    assert ref() is x
+    del x
+    assert ref() is None
 
 
 @pytest.mark.parametrize(
