@@ -141,6 +141,9 @@ _DEFAULTS: dict[str, Any] = {
     # `random.PRNGKey` returns a typed key, as `random.key` does.
     "legacy_prng_key": "allow",
     "enable_custom_prng": False,
+    # JAX's bounds check of static integer indices: `x[i]` with an out-of-bounds Python int
+    # raises IndexError (instead of clamping) when the mode is the default/promise_in_bounds.
+    "check_static_indices": False,
 }
 # JAX 0.10.2 options about XLA's optimizations, its compilation cache, debugging checks, logging
 # and multi-host plumbing that test suites and examples set (Flax's imagenet tests set
@@ -160,7 +163,6 @@ _NO_EFFECT: dict[str, Any] = {
     "raise_persistent_cache_errors": False,
     "enable_checks": False,
     "check_tracer_leaks": False,
-    "check_static_indices": False,
     "disable_bwd_checks": False,
     "include_full_tracebacks_in_locations": True,
     "traceback_in_locations_limit": 100,
@@ -208,6 +210,7 @@ _TRACE_FLAGS = (
     "debug_nans",
     "debug_infs",
     "high_dynamic_range_gumbel",
+    "check_static_indices",
 )
 _MATMUL_PRECISIONS = (
     *("default", "high", "highest", "bfloat16", "tensorfloat32", "float32"),

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from core import dtypes, tree_util
+from core.config import config
 from core.array import Array
 from core.errors import (
     ConcretizationTypeError,
@@ -185,7 +186,9 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
                 f"Slice entries must be static integers. Got {e} at position {i}\nUse "
                 "lax.dynamic_slice for traced starts (the slice size must be static)."
             )
-        if i in masks and shape[dim : dim + len(masks[i][1])] != masks[i][1]:
+        if i in masks and not all(
+            g in (0, n) for g, n in zip(masks[i][1], shape[dim : dim + len(masks[i][1])])
+        ):  # numpy's (and JAX's) rule: an empty mask's zero-length dims match any size
             pos, got = masks[i]
             raise IndexError(
                 f"boolean index did not match shape of indexed array in index {pos}: got "
@@ -206,8 +209,53 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
 
 
 def _is_bool_scalar_array(e: Any) -> bool:
-    """A concrete 0-d boolean Array, which JAX indexes with as with a Python bool."""
-    return isinstance(e, Array) and e.dtype == np.bool_ and e.ndim == 0
+    """A concrete 0-d boolean array, which JAX indexes with as with a Python bool."""
+    return isinstance(e, np.ndarray | Array) and e.dtype == np.bool_ and e.ndim == 0
+
+
+def _is_scalar_bool(e: Any) -> bool:
+    return isinstance(e, (bool, np.bool_)) or _is_bool_scalar_array(e)
+
+
+def _dims_consumed(e: Any) -> int:
+    """How many dimensions of the indexed array an index entry other than `...` consumes."""
+    if e is None or _is_scalar_bool(e):
+        return 0
+    if isinstance(e, np.ndarray | Array) and e.dtype == np.bool_:
+        return e.ndim
+    if isinstance(e, list) and np.asarray(e).dtype == np.bool_:
+        return np.ndim(e)
+    return 1
+
+
+def _scalar_bools_as_arrays(ndim: int, idx: Any, lone_ok: bool) -> tuple[tuple, tuple] | None:
+    """numpy's reading of scalar booleans among other advanced indices (JAX's
+    `expand_scalar_bool_indices`): each is the index array `arange(1)` (True) or `arange(0)`
+    (False) of a new axis of length 1 inserted where it stands, so it broadcasts with the other
+    advanced indices (ints included) and several scalar booleans make one axis.
+
+    Returns the positions of the axes to insert and the rewritten index; None when there is no
+    scalar boolean, or (`lone_ok`) a single one without other advanced indices, which `_expand`
+    reads as a new axis of length 1 or 0."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    bools = sum(1 for e in idx if _is_scalar_bool(e))
+    basic = sum(1 for e in idx if e is None or e is Ellipsis or isinstance(e, slice | Slice))
+    if not bools or (lone_ok and bools == 1 and bools + basic == len(idx)):
+        return None
+    ellipsis_dims = max(ndim - sum(_dims_consumed(e) for e in idx if e is not Ellipsis), 0)
+    axes: list[int] = []
+    rewritten: list[Any] = []
+    dim = 0
+    for e in idx:
+        if _is_scalar_bool(e):
+            axes.append(dim)
+            rewritten.append(np.arange(int(bool(e)), dtype=_index_dtype()))
+            dim += 1
+        else:
+            rewritten.append(e)
+            dim += ellipsis_dims if e is Ellipsis else _dims_consumed(e)
+    return tuple(axes), tuple(rewritten)
 
 
 def _array_entries(e: Any) -> list[Any]:
@@ -484,6 +532,16 @@ def _unwrapped(entry: tuple, n: int, clip: bool) -> tuple:
 _MODES = (None, "clip", "fill", "drop", PROMISE_IN_BOUNDS)
 
 
+def _check_static_indices(
+    shape: tuple[int, ...], new_axes: tuple[int, ...], entries: list[Any], wrap: bool
+) -> None:
+    """`jax_check_static_indices`: JAX's IndexError for a static int index out of bounds."""
+    dims = [e for p, e in enumerate(entries) if p not in new_axes]
+    for axis, (e, n) in enumerate(zip(dims, shape)):
+        if e[0] == "int" and not 0 <= (e[1] + n if wrap and e[1] < 0 else e[1]) < n:
+            raise IndexError(f"index {e[1]} out of bounds for axis {axis} with size {n}")
+
+
 def _check_mode(mode: Any) -> None:
     """JAX's ValueError for a mode string that is none of its gather/scatter modes."""
     if isinstance(mode, str) and mode not in _MODES:
@@ -507,7 +565,15 @@ def getitem(
     _check_mode(mode)
     x = ensure_array(x)
     aval = get_aval(x)
+    as_arrays = _scalar_bools_as_arrays(aval.ndim, idx, lone_ok=True)
+    if as_arrays is not None:
+        axes, idx = as_arrays
+        x = sh.expand_dims(x, axes)
+        hints = dict(indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+        return getitem(x, idx, mode, fill_value, wrap_negative_indices, **hints)
     new_axes, entries = _expand(aval.shape, idx)
+    if mode in (None, PROMISE_IN_BOUNDS) and config.read("check_static_indices"):
+        _check_static_indices(aval.shape, new_axes, entries, wrap_negative_indices)
     original = x
     new_shape = list(aval.shape)
     for p in new_axes:
@@ -583,6 +649,11 @@ def _scatter_update(
     _check_mode(mode)
     x = ensure_array(x)
     aval = get_aval(x)
+    as_arrays = _scalar_bools_as_arrays(aval.ndim, idx, lone_ok=False)
+    if as_arrays is not None:
+        axes, idx = as_arrays
+        out = _scatter_update(sh.expand_dims(x, axes), idx, values, kind, mode, wrap, hints)
+        return sh.squeeze(out, axes)
     new_axes, entries = _expand(aval.shape, idx)
     if any(e[0] == "ds" for e in entries) and any(e[0] == "arr" for e in entries):
         raise SliceWithArrayIndexError()

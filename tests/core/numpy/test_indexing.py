@@ -359,3 +359,52 @@ def test_ds_slices_compare_by_fields():
     assert ds(0, 3) == ds(0, 3) and ds(1, 4, 2) != ds(1, 4)
     with pytest.raises(TypeError):
         hash(ds(0, 3))
+
+
+# Scalar booleans are numpy's 0-d advanced indices (an axis of 1 or 0 that broadcasts with the
+# other advanced indices, ints included); empty masks match any size. JAX 0.10.2 agrees.
+_BOOL_INDICES = [
+    (0, slice(None, 2), True),
+    (0, slice(None, 2), False),
+    (slice(None, 2), 0, False),
+    (slice(None), np.array([0, 2]), True),
+    (np.array([1, 0]), slice(None), True),
+    (True, slice(None), True, np.array(True)),
+    (Ellipsis, False),
+    (True,),
+    np.empty((0,), bool),
+    np.empty((2, 0), bool),
+    np.empty((0, 3), bool),
+]
+
+
+@pytest.mark.parametrize("idx", _BOOL_INDICES, ids=[str(i) for i in range(len(_BOOL_INDICES))])
+@pytest.mark.parametrize("update_ndim", [0, 2])
+def test_scalar_bool_and_empty_mask_indices_match_numpy(idx, update_ndim):
+    want = XN[idx]
+    got = X[idx]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    update = np.arange(int(np.prod(want.shape[-update_ndim:])) if update_ndim else 1) + 100.0
+    update = update.reshape(want.shape[-update_ndim:] if update_ndim else ())
+    expected = XN.copy()
+    expected[idx] = update
+    np.testing.assert_array_equal(X.at[idx].set(update), expected)
+
+
+@pytest.mark.parametrize(
+    "shape, idx, first",  # JAX 0.10.2 under jax_check_static_indices (x[idx], jit, .at[].get)
+    [((2,), -4, "index -4 out of bounds for axis 0 with size 2"),
+     ((2, 3), (Ellipsis, -4), "index -4 out of bounds for axis 1 with size 3"),
+     ((2, 3, 5), (slice(None), [1, 2], 6), "index 6 out of bounds for axis 2 with size 5"),
+     ((2, 3, 5), (np.arange(3), 6, None), "index 6 out of bounds for axis 1 with size 3")],
+)  # fmt: skip
+def test_check_static_indices_raises_for_out_of_bounds_ints(shape, idx, first):
+    x = jnp.zeros(shape)
+    with core.config.override("check_static_indices", True):
+        for run in (lambda: x[idx], lambda: core.jit(lambda y: y[idx])(x), x.at[idx].get):
+            with pytest.raises(IndexError) as info:
+                run()
+            assert str(info.value) == first
+        x.at[idx].get(mode="clip")  # the check is for the default mode only, as in JAX
+    x[idx]  # without the flag the index clamps, as in JAX
