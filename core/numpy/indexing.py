@@ -31,8 +31,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from core import dtypes, tree_util
-from core.config import config
 from core.array import Array
+from core.config import config
 from core.errors import (
     ConcretizationTypeError,
     DTypeError,
