@@ -734,23 +734,16 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
 
 
 def _mapped_size(
-    args_flat: list[Any], axes: list[int | None], axis_size: int | None, in_tree: Any
+    fun: Callable,
+    args_flat: list[Any],
+    axes: list[int | None],
+    axis_size: int | None,
+    in_tree: Any,
 ) -> tuple[int, list[int | None]]:
-    """Normalizes negative axes and checks every mapped axis has the same size."""
-    sizes: dict[int, list[tuple[int, tuple]]] = {}
+    """Normalizes negative axes and checks every mapped axis (and `axis_size`) has the same
+    size, or raises JAX's error naming, per size, how many axes have it and one of them."""
+    sizes: dict[int, list[int]] = {}  # size -> the leaves mapped along an axis of that size
     norm: list[int | None] = []
-
-    def name(i: int) -> str:
-        ((path, _),) = [
-            pl
-            for j, pl in enumerate(
-                tree_util.tree_flatten_with_path(tree_util.tree_unflatten(in_tree, args_flat))[0]
-            )
-            if j == i
-        ]
-        kind = "args" if path[0].idx == 0 else "kwargs"
-        return kind + tree_util.keystr(path[1:])
-
     for i, (x, ax) in enumerate(zip(args_flat, axes)):
         if ax is None:
             norm.append(None)
@@ -760,36 +753,64 @@ def _mapped_size(
             raise VmapAxesError(
                 f"vmap was requested to map its argument along axis {ax}, which implies that "
                 f"its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
-                f"{len(shape)} (its shape is {shape})\nThe argument is {name(i)}; map an "
-                "existing axis, or pass in_axes=None for it."
+                f"{len(shape)} (its shape is {shape})\nThe argument is "
+                f"{_mapped_leaf_name(fun, in_tree, args_flat, i)}; map an existing axis, or "
+                "pass in_axes=None for it."
             )
         ax = int(ax) % len(shape)
         norm.append(ax)
-        sizes.setdefault(shape[ax], []).append((i, shape))
-    if len(sizes) > 1:
-        detail = "\n".join(
-            f"  * {name(i)} of shape {shape} has size {s} along its mapped axis"
-            for s, items in sizes.items()
-            for i, shape in items
-        )
+        sizes.setdefault(shape[ax], []).append(i)
+    if len(sizes) + (axis_size is not None and axis_size not in sizes) > 1:
+        lines = ["vmap got inconsistent sizes for array axes to be mapped:"]
+        if axis_size is not None:
+            lines.append(f"  * the `axis_size` argument was {axis_size};")
+        ranked = sorted(sizes.items(), key=lambda kv: -len(kv[1]))  # stable: first seen first
+        for rank, (size, leaves) in enumerate(ranked):
+            i = leaves[0]
+            where = f"axis {norm[i]} of {_mapped_leaf_name(fun, in_tree, args_flat, i)}"
+            if len(leaves) == 1:
+                lines.append(f"  * one axis had size {size}: {where};")
+            else:
+                most = "most" if rank == 0 else "some"
+                lines.append(
+                    f"  * {most} axes ({len(leaves)} of them) had size {size}, e.g. {where};"
+                )
         raise VmapSizeError(
-            f"vmap got inconsistent sizes for array axes to be mapped:\n{detail}\n"
-            "Map arguments of equal sizes, or pass in_axes=None for the ones to broadcast."
+            "\n".join(lines)[:-1] + "\nMap arguments of equal sizes (or pass axis_size= their "
+            "size), or pass in_axes=None for the ones to broadcast."
         )
     if sizes:
-        size = next(iter(sizes))
-        if axis_size is not None and axis_size != size:
-            raise VmapSizeError(
-                "vmap got inconsistent sizes for array axes to be mapped:\n"
-                f"vmap got axis_size={axis_size} but the mapped inputs have size {size}."
-            )
-        return size, norm
+        return next(iter(sizes)), norm
     if axis_size is None:
         raise VmapSizeError(
             "vmap must have at least one non-None value in in_axes or axis_size must be "
             "specified\nPass axis_size= (the number of elements to map over)."
         )
     return axis_size, norm
+
+
+def _mapped_leaf_name(fun: Callable, in_tree: Any, args_flat: list[Any], i: int) -> str:
+    """Leaf `i` of a vmapped call's `(args, kwargs)` as JAX's errors name it: ``argument x of
+    type float32[2]`` (the parameter's name when the arguments bind to `fun`'s signature, else
+    ``args[0]``), ``kwargs['y'] of type int32[2]``."""
+    args, kwargs = tree_util.tree_unflatten(in_tree, args_flat)
+    params: list[str] | None
+    try:
+        sig = inspect.signature(fun)
+        sig.bind(*args, **kwargs)
+        params = list(sig.parameters)
+    except (TypeError, ValueError):
+        params = None
+    path, x = tree_util.tree_flatten_with_path((args, kwargs))[0][i]
+    kind, rest = path[0].idx, path[1:]
+    if kind == 1:
+        name = "kwargs" + tree_util.keystr(rest)
+    elif params is None or rest[0].idx >= len(params):
+        name = "args" + tree_util.keystr(rest)
+    else:
+        name = f"argument {params[rest[0].idx]}" + tree_util.keystr(rest[1:])
+    aval = get_aval(x)
+    return f"{name} of type {_short(aval.dtype.name, aval.shape)}"
 
 
 def vmap(
@@ -866,7 +887,7 @@ def vmap(
             x if ax is None else as_value(read_ref(x) if i in refs else x)
             for i, (x, ax) in enumerate(zip(leaves, axes))
         ]
-        size, norm_axes = _mapped_size(args_flat, axes, _axis_size(axis_size), in_tree)
+        size, norm_axes = _mapped_size(fun, args_flat, axes, _axis_size(axis_size), in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
         tracers = [
             x if ax is None else batching.BatchTracer(trace, x, ax)

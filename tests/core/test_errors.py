@@ -285,6 +285,68 @@ def test_transformation_errors_start_with_jaxs_line(fn, cls, first_line):
     assert str(info.value).split("\n")[0] == first_line
 
 
+_SIZES = "vmap got inconsistent sizes for array axes to be mapped:"
+# (call, JAX 0.10.2's message up to numbax's line of advice): per size, how many mapped axes have
+# it and the first of them, named by the function's parameters (api._mapped_axis_size)
+VMAP_SIZE_ERRORS = [
+    (
+        lambda: vmap(lambda x1, x2, a3: x1)(jnp.ones(2), x2=jnp.ones(2), a3=jnp.ones(1)),
+        [
+            "  * most axes (2 of them) had size 2, e.g. axis 0 of argument x1 of type float32[2];",
+            "  * one axis had size 1: axis 0 of kwargs['a3'] of type float32[1]",
+        ],
+    ),
+    (
+        lambda: vmap(lambda a, b: a, in_axes=(0, 1))(jnp.ones((10, 4)), jnp.ones((10, 2))),
+        [
+            "  * one axis had size 10: axis 0 of argument a of type float32[10,4];",
+            "  * one axis had size 2: axis 1 of argument b of type float32[10,2]",
+        ],
+    ),
+    (
+        lambda: vmap(lambda x, y: x, axis_size=2)(jnp.ones(8, "int32"), jnp.ones(8)),
+        [
+            "  * the `axis_size` argument was 2;",
+            "  * most axes (2 of them) had size 8, e.g. axis 0 of argument x of type int32[8]",
+        ],
+    ),
+    (
+        lambda: vmap(lambda *a: a)(jnp.ones(3), jnp.ones(4), {"q": [jnp.ones(4)]}),
+        [
+            "  * most axes (2 of them) had size 4, e.g. axis 0 of args[1] of type float32[4];",
+            "  * one axis had size 3: axis 0 of argument a of type float32[3]",
+        ],
+    ),
+    (
+        lambda: vmap(lambda a, b: a)(
+            jnp.ones(3), {"q": [jnp.ones((2, 4)), jnp.ones((3, 4)), jnp.ones((2, 4))]}
+        ),
+        [
+            "  * most axes (2 of them) had size 3, e.g. axis 0 of argument a of type float32[3];",
+            "  * some axes (2 of them) had size 2, e.g. axis 0 of argument b['q'][0] of type "
+            "float32[2,4]",
+        ],
+    ),
+    (
+        lambda: vmap(lambda x, y: x, axis_size=3)(jnp.ones(3), jnp.ones(4)),
+        [
+            "  * the `axis_size` argument was 3;",
+            "  * one axis had size 3: axis 0 of argument x of type float32[3];",
+            "  * one axis had size 4: axis 0 of argument y of type float32[4]",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("fn, lines", VMAP_SIZE_ERRORS)
+def test_vmap_size_errors_are_jaxs(fn, lines):
+    with pytest.raises(ValueError) as info:
+        fn()
+    got = str(info.value).split("\n")
+    assert got[: len(lines) + 1] == [_SIZES, *lines]
+    assert got[len(lines) + 1].startswith("Map arguments of equal sizes")
+
+
 @pytest.mark.parametrize(
     "transform", [core.jit, grad, vmap, core.jacrev, core.hessian, core.pmap, core.eval_shape]
 )
