@@ -27,6 +27,8 @@ import functools
 import glob
 import importlib.util
 import os
+import threading
+import warnings
 
 from llvmlite import binding as llvm
 from llvmlite import ir
@@ -39,6 +41,7 @@ from numba.np.ufunc import parallel
 
 from core.jit import fork_safety
 from core.jit.array_struct import array_struct
+from core.jit.errors import BlasKernelWarning
 
 # The pool starts now, not at the first call: cached code that asks for the caller's thread count
 # links against the symbols that starting it registers.
@@ -130,10 +133,14 @@ def _prefer_avx2(lib: ctypes.CDLL) -> None:
     cleared. numpy's products in the process use the same library, so they switch too (the
     same bits as numbax's). The choice is kept if the library lacks any of these symbols.
 
-    Not thread-safe (a known limit): it runs once, as the back end loads (the first compile),
-    and a product that another thread runs in the same library at that moment may read the
-    cleared choice or the new table's blocking sizes mid-call; a process that multiplies on
-    other threads while its first jit compiles should set `OPENBLAS_CORETYPE` itself."""
+    A product running in the library on another thread meanwhile could read the cleared choice
+    or mix the two tables' blocking sizes, so the switch runs only when no other thread can be
+    in the library: once, as the back end loads (the first compile), and only if `threading`
+    knows no thread but the caller (none of numbax's device workers, a user's threads or
+    executors; numba's and OpenBLAS's pools work only for such a thread, and a new thread is
+    started only by one). Otherwise it warns (`BlasKernelWarning`) and keeps the kernels. Not
+    seen: threads started without `threading` (pytest-xdist's channel reader, which never
+    multiplies) or by native code."""
     if "OPENBLAS_CORETYPE" in os.environ or llvm.get_host_cpu_name() not in AVX2_FASTER:
         return
     try:
@@ -144,6 +151,20 @@ def _prefer_avx2(lib: ctypes.CDLL) -> None:
         return
     name.restype = ctypes.c_char_p
     if name() != b"SkylakeX":
+        return
+    others = [t.name for t in threading.enumerate() if t is not threading.current_thread()]
+    if others:
+        warnings.warn(
+            BlasKernelWarning(
+                "numbax kept OpenBLAS's AVX-512 (SkylakeX) kernels on this Zen 4 CPU, where its "
+                f"AVX2 ones multiply faster: other threads ({', '.join(others)}) ran when the "
+                "jit back end loaded, and switching the kernels while one of them multiplies "
+                "could corrupt that product. Set OPENBLAS_CORETYPE=Haswell before Python starts "
+                "(or make the first jit compile before starting threads) for the faster kernels; "
+                "OPENBLAS_CORETYPE=SkylakeX keeps these without this warning."
+            ),
+            stacklevel=2,
+        )
         return
     before = chosen.value
     os.environ["OPENBLAS_CORETYPE"] = "Haswell"

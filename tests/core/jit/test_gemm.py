@@ -3,6 +3,7 @@ block of rows or columns, both operand layouts, every BLAS dtype, empty and k ==
 and the same results, bit for bit, whether a product's bands run on one thread or several."""
 
 import ctypes
+import json
 import os
 import subprocess
 import sys
@@ -166,3 +167,47 @@ def test_the_users_openblas_coretype_is_kept():
     env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() in ("SkylakeX", ""), out.stderr
+
+
+# A thread multiplying in numpy's OpenBLAS (checked against float64) while the main thread loads
+# the back end; prints the wrong products' errors, the kernels then, and whether it warned.
+_MULTIPLY_WHILE_LOADING = """
+import json, threading, warnings
+import numpy as np
+a, b = np.random.default_rng(0).standard_normal((2, 512, 512), dtype=np.float32)
+want, stop, started, wrong = a.astype(np.float64) @ b, threading.Event(), threading.Event(), []
+def multiply():
+    while not stop.is_set():
+        got = a @ b
+        started.set()
+        if not np.allclose(got, want, rtol=1e-4, atol=1e-3):
+            wrong.append(float(np.abs(got - want).max()))
+thread = threading.Thread(target=multiply)
+thread.start()
+started.wait()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    from core.jit import errors, gemm
+stop.set()
+thread.join()
+warned = any(issubclass(w.category, errors.BlasKernelWarning) for w in caught)
+print(json.dumps([wrong, gemm.blas_core(), warned]))
+"""
+
+
+def test_a_product_on_another_thread_as_the_back_end_loads_is_right():
+    """Switching OpenBLAS's kernels while another thread multiplies could corrupt that product
+    (it did in one run of six before the check), so with another thread running as the back
+    end loads `_prefer_avx2` keeps the kernels and says why (`BlasKernelWarning`)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _MULTIPLY_WHILE_LOADING], capture_output=True, text=True
+    )
+    wrong, kernels, warned = json.loads(out.stdout or "null") or (None, None, None)
+    assert wrong == [], out.stderr
+    switches = (
+        llvm.get_host_cpu_name() in gemm.AVX2_FASTER and "OPENBLAS_CORETYPE" not in os.environ
+    )
+    if switches and gemm.blas_core():
+        assert (kernels, warned) == ("SkylakeX", True)
+    else:
+        assert (kernels, warned) == (gemm.blas_core(), False)
