@@ -66,11 +66,11 @@ returns None): never a wrong result, never an error the user sees. `why_not` say
 construct it was (the compile log prints it, `config.log_compiles`).
 
 The nests, shell and entry are one code library compiled by numba's code generator (O3, its
-target machine) and cached on disk as object code in one verified file written atomically
-(`core/jit/cache_files.py`, like the nests': concurrent processes leave one whole file, a
-damaged one is compiled again); a kernel that cannot be lowered leaves a file holding the
-reason, so later processes neither try again nor forget why. The key hashes the source and
-argument types with this package's sources and the numba, llvmlite and LLVM versions
+target machine) and cached on disk as object code (no IR: `_serialized`) in one verified file
+written atomically (`core/jit/cache_files.py`, like the nests': concurrent processes leave one
+whole file, a damaged one is compiled again); a kernel that cannot be lowered leaves a file
+holding the reason, so later processes neither try again nor forget why. The key hashes the
+source and argument types with this package's sources and the numba, llvmlite and LLVM versions
 (`nests.key_of`).
 """
 
@@ -249,7 +249,7 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
         # quick code never goes to disk as the optimized code (`target.quick_tier`)
         if not target.is_quick() or target.shares_quick():
             try:
-                blob = pickle.dumps((library_.serialize_using_object_code(), symbols))
+                blob = pickle.dumps((_serialized(library_, _name(key)), symbols))
                 cache_files.write_verified(path if not target.is_quick() else shared, blob)
             except OSError as e:
                 cache_files.warn(f"kernel shell not cached ({e})")
@@ -258,6 +258,18 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
                     with contextlib.suppress(OSError):
                         cache_files.remove(shared)
     return _builtin(library_, _name(key))
+
+
+def _serialized(library_, name: str) -> tuple:
+    """What the disk cache keeps of a shell's code library: numba's serialization with object
+    code (`serialize_using_object_code`, which `unserialize_library` loads), but in place of
+    the library's module for linking (its IR as bitcode, which numba clones the module to make
+    and parses again on loading) the bitcode of a stub defining the entry `name` only, all a
+    load registers of it (numba's defined symbols): nothing links a shell into other code.
+    The transformer's cold first call spent 4% of its samples making that bitcode (the module
+    cloned) and 3% parsing it."""
+    stub = llvm.parse_assembly(f'define void @"{name}"() {{\n  ret void\n}}\n')
+    return library_.name, "object", (library_._get_compiled_object(), stub.as_bitcode())
 
 
 def _library_of(state, gen):
