@@ -4,7 +4,8 @@ broadcasts explicit (`canonical`), XLA's algebraic
 simplifications that change results (`algebraic`), move products out of scans
 (`core/jit/scan_motion.py`), merge duplicate equations, divide by square roots as XLA does, let
 BLAS write transposed products directly, add float sums in XLA:CPU's order
-(`core/jit/sum_order.py`, when `config.jit_xla_sum_order` is on), and drop dead code. Each
+(`core/jit/sum_order.py`, when `config.jit_xla_sum_order` is on), recompute cheap broadcast
+values where they are read (`core/jit/recompute.py`), and drop dead code. Each
 returns new lists and leaves the input jaxpr untouched.
 """
 
@@ -20,7 +21,7 @@ from core.backends.numpy import run_jaxpr
 from core.config import config
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
-from core.jit import scan_motion, sum_order
+from core.jit import recompute, scan_motion, sum_order
 from core.jit.canonical import (
     canonical,
     composition_jaxpr,
@@ -44,6 +45,7 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     eqns = swap_complex_products(eqns)
     if config.jit_xla_sum_order:
         eqns = sum_order.in_xla_order(eqns)
+    eqns = recompute.recomputed(eqns, outvars)
     return dead_code_elimination(eqns, outvars), outvars
 
 
