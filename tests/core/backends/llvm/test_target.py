@@ -8,7 +8,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba
 import numpy as np
+from llvmlite import binding as llvm
+from numba.core import event
+
+from core.backends.llvm import target
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -63,3 +68,20 @@ def test_numba_compiles_after_lean_translation():
 
     a = np.array([3.0, 1.0, 2.0])
     assert f(a) == np.sort(a).sum() + np.linalg.norm(a) + a.max()
+
+
+def test_numba_lock_events_reach_a_listener():
+    """numba's `numba:llvm_lock` events, broadcast only while a listener is installed
+    (`target._quiet_lock_events`), still reach one: a start and an end per call into LLVM, and
+    numba's compile still times its lock."""
+    callbacks = llvm.ffi.lib._lock._cblist
+    assert all(acquire.__qualname__ != target._NUMBA_LOCK_EVENTS for acquire, _ in callbacks)
+    recorder = event.RecordingListener()
+    with event.install_listener("numba:llvm_lock", recorder):
+        llvm.parse_assembly("")
+    statuses = [e.status for _, e in recorder.buffer]
+    assert statuses and statuses.count(event.EventStatus.START) * 2 == len(statuses)
+
+    add_one = numba.njit(lambda x: x + 1)
+    assert add_one(1) == 2
+    assert add_one.get_metadata(add_one.signatures[0])["timers"]["llvm_lock"] > 0
