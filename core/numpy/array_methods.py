@@ -161,7 +161,9 @@ def install() -> None:
     ArrayBase.argmax = reductions.argmax
     ArrayBase.argmin = reductions.argmin
     ArrayBase.clip = lambda self, min=None, max=None: ufuncs.clip(self, min, max)  # noqa: A002
-    ArrayBase.dot = lambda self, b: linalg_ops.dot(self, b)
+    ArrayBase.dot = lambda self, b, *, precision=None, preferred_element_type=None: linalg_ops.dot(
+        self, b, precision=precision, preferred_element_type=preferred_element_type
+    )
     ArrayBase.copy = lambda self: creation.copy(self)
     ArrayBase.conj = ArrayBase.conjugate = lambda self: ufuncs.conj(self)
     ArrayBase.real = property(lambda self: ufuncs.real(self))

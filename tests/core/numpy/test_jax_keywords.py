@@ -3,8 +3,9 @@ JAX 0.10.2 found missing, against values recorded from JAX (`var(mean=)`,
 `ravel_multi_index(order=, dtype=)`, `take_along_axis(wrap_negative_indices=)`,
 `linalg.vecdot(preferred_element_type=)`, `lax.dot(dimension_numbers=)`, `lax.mul(out_dtype=)`,
 `linalg.slogdet(method="qr")`, `lax.dynamic_slice(allow_negative_indices=)`, `isin(method=)`,
-`argsort(dtype=)`, `lax.cond(operand=)`, and the creation functions' `device=`), and the
-removed ones numbax still took (`clip(a=, a_min=, a_max=)`, a `TypeError` in JAX 0.10.2)."""
+`argsort(dtype=)`, `lax.cond(operand=)`, `Array.dot(precision=, preferred_element_type=)` and
+the creation functions' `device=`), and the removed ones numbax still took
+(`clip(a=, a_min=, a_max=)`, a `TypeError` in JAX 0.10.2)."""
 
 from __future__ import annotations
 
@@ -170,6 +171,18 @@ CASES = [
         "switch_operand",
         lambda: lax.switch(1, [lambda x: x, lambda x: -x], operand=np.float32(2)),
         -2.0,
+        "float32",
+    ),
+    (
+        "array_dot_preferred_element_type",
+        lambda: jnp.asarray(I8).dot(ONES8.T, preferred_element_type=jnp.int32),
+        [[300]],
+        "int32",
+    ),
+    (
+        "array_dot_precision",
+        lambda: jnp.asarray(A).dot(np.ones(4, np.float32), precision=lax.Precision.HIGHEST),
+        [9.024580001831055, 52.39753723144531, 117.73307037353516],
         "float32",
     ),
 ]
