@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from core.ir import Eqn, Literal, Var
-from core.prims import elementwise, reductions, shapes
+from core.prims import conv, elementwise, linalg, reductions, shapes
 
 # Operations whose copy costs about what a load of their result would.
 CHEAP = {
@@ -27,7 +27,10 @@ CHEAP = {
     elementwise.neg_p,
     elementwise.max_p,
     elementwise.min_p,
+    elementwise.select_n_p,
 }
+# Equations that run as kernels of their own between the loops of the passes around them.
+_PRODUCTS = {linalg.dot_general_p, conv.conv_general_dilated_p}
 # Reductions whose loop reads its operand as elementwise equations do (a sink of a loop group).
 _SINKS = {
     reductions.reduce_sum_p,
@@ -40,9 +43,10 @@ _SINKS = {
 
 def recomputed(eqns: list[Eqn], outvars: list) -> list[Eqn]:
     """`eqns` with each cheap broadcast value (`CHEAP` on broadcasts of smaller arrays or
-    literals and at most one other operand of its shape) copied before each of its readers
-    after the first that loops over its shape (an elementwise equation or a reduction of it);
-    other readers, and `outvars`, keep the original."""
+    literals and at most one other operand of its shape, stored anyway: `_stored`), all of
+    whose readers loop over its shape (elementwise equations, reductions of it) and none of
+    which is a program output, copied for its readers after a product or convolution (`_PRODUCTS`:
+    kernels apart), once per stretch between products, just before its first reader there."""
     producer = {v: e for e in eqns for v in e.outputs}
 
     def broadcast(x, size: int) -> bool:
@@ -69,34 +73,72 @@ def recomputed(eqns: list[Eqn], outvars: list) -> list[Eqn]:
         full = [x for x in e.inputs if not broadcast(x, size)]
         if len(full) == len(e.inputs) or y in outvars:
             continue
-        # a full operand read by `e` alone is not stored now, and would be: no gain
-        if any(x in producer and len(readers[x]) < 2 for x in full) or len(full) > 1:
+        # a full operand that only `e`'s loop reads is not stored now, and would be: no gain
+        if len(full) > 1 or any(not _stored(x, producer, readers) for x in full):
             continue
         # every reader loops over it, so no other kernel reads the original once copied
         if all(_loops_over(r, y) for r in readers.get(y, ())):
             cheap[y] = e
     if not cheap:
         return eqns
-    read: set[Var] = set()
+    # readers up to the next product or convolution share the original's loop (or may); later
+    # ones, one copy per stretch between products (a layer's backward pass), and so do readers
+    # that also read a result of it through a reduction or a view (a softmax's `x - max(x)`:
+    # a loop of their own)
+    apart = _apart(eqns, cheap)
+    products, defined, copies = 0, {}, {}
     out = []
     for e in eqns:
         inputs = list(e.inputs)
         for k, x in enumerate(inputs):
-            if not isinstance(x, Var) or x not in cheap or not _loops_over(e, x):
+            if not isinstance(x, Var) or x not in cheap:
                 continue
-            if x not in read:  # the first reader keeps the original
-                read.add(x)
+            if defined[x] == products and x not in apart.get(id(e), ()):
                 continue
-            orig = cheap[x]
-            copy = Var(x.aval)
-            out.append(Eqn(orig.prim, orig.inputs, orig.params, [copy], orig.source_info))
-            inputs[k] = copy
+            if (x, products) not in copies:
+                orig = cheap[x]
+                copies[x, products] = copy = Var(x.aval)
+                out.append(Eqn(orig.prim, orig.inputs, orig.params, [copy], orig.source_info))
+            inputs[k] = copies[x, products]
+        products += e.prim in _PRODUCTS
+        defined.update((y, products) for y in e.outputs if y in cheap)
         out.append(
             e
             if inputs == list(e.inputs)
             else Eqn(e.prim, inputs, e.params, e.outputs, e.source_info)
         )
     return out
+
+
+def _apart(eqns: list[Eqn], cheap: dict) -> dict[int, set[Var]]:
+    """For each equation (by id), the values of `cheap` it reads that it also reads through an
+    equation outside loops (a reduction, a view, a product): it cannot share their loop."""
+    through: dict[Var, set[Var]] = {}  # value -> the cheap values it depends on through one
+    depends: dict[Var, set[Var]] = {}  # value -> the cheap values it depends on
+    apart: dict[int, set[Var]] = {}
+    for e in eqns:
+        deps = set().union(*(depends.get(x, ()) for x in e.inputs if isinstance(x, Var)))
+        sep = set().union(*(through.get(x, ()) for x in e.inputs if isinstance(x, Var)))
+        mine = {x for x in e.inputs if isinstance(x, Var) and x in cheap}
+        if mine & sep:
+            apart[id(e)] = mine & sep
+        deps |= mine
+        if not e.prim.elementwise:  # a reduction, a view, a product: a loop boundary
+            sep |= deps
+        for y in e.outputs:
+            if deps:
+                depends[y] = deps
+            if sep:
+                through[y] = sep
+    return apart
+
+
+def _stored(x: Var, producer: dict, readers: dict) -> bool:
+    """Whether `x` is (very likely) an array in memory whatever reads it: a program input, the
+    result of an equation outside loop groups (a product, a gather, a view of a stored value),
+    or a value that several equations read."""
+    e = producer.get(x)
+    return e is None or not e.prim.elementwise or len(readers[x]) > 1
 
 
 def _loops_over(e: Eqn, x: Var) -> bool:

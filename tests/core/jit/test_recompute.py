@@ -9,6 +9,7 @@ import core.numpy as jnp
 import nn
 from core.config import config
 from core.jit import partition, recompute, simplify
+from core.prims import elementwise
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((4, 8)).astype(np.float32)
@@ -25,40 +26,63 @@ def _products(eqns) -> list:
     return [e for e in eqns if e.prim.name == "mul"]
 
 
-def test_a_broadcast_product_is_copied_for_its_second_reader():
+W = rng.standard_normal((8, 8)).astype(np.float32)
+
+
+def test_a_broadcast_product_is_copied_for_its_readers_after_a_product():
     def f(x, r, c):
         scale = r * c  # (4, 8) from (4, 1) and (8,): a copy costs a multiplication
-        return jnp.exp(x) * scale, jnp.sum(jnp.tanh(x) + scale, axis=0)
+        y = jnp.exp(x) * scale
+        z = jnp.tanh(y @ W)
+        return jnp.sum(z * scale, axis=0) + jnp.sum(z - scale, axis=0)
 
     eqns = _simplified(f, X, R, C)
-    scale = [e for e in _products(eqns) if e.inputs[0] is not e.inputs[1]]
-    assert len(_products(eqns)) == 3  # the product, its copy, the first output's product
-    assert len({e.outputs[0] for e in scale}) == 3
-    users = [e for e in eqns if e.prim.name == "add"]
-    (add,) = users
     made = {e.outputs[0]: k for k, e in enumerate(eqns)}
-    copy = next(x for x in add.inputs if x in made and eqns[made[x]].prim.name == "mul")
-    assert made[copy] == eqns.index(add) - 1  # just before its reader
+    scales = [e for e in eqns if e.prim.name == "mul" and e.inputs[0] is not e.inputs[1]]
+    scales = [e for e in scales if all(made.get(x) is not None for x in e.inputs)]
+    dot = next(k for k, e in enumerate(eqns) if e.prim.name == "dot_general")
+    first, copy = sorted(made[e.outputs[0]] for e in scales if e.inputs == scales[0].inputs)
+    assert first < dot < copy  # one copy, after the product, for both readers there
+    readers = [e for e in eqns[copy:] if eqns[copy].outputs[0] in e.inputs]
+    assert [e.prim.name for e in readers] == ["mul", "sub"]
+
+
+def test_a_reader_that_also_reads_its_reduction_gets_a_copy():
+    """A softmax's masked logits: `x - max(x)` loops apart from the max, so it recomputes the
+    mask's select instead of reading it stored."""
+    mask = np.arange(8) < 6  # broadcast over the rows, as a causal mask over the heads
+
+    def f(x):
+        masked = jnp.where(mask, x @ W, -np.inf)
+        return jnp.exp(masked - jnp.max(masked, axis=-1, keepdims=True))
+
+    eqns = _simplified(f, X)
+    assert [e.prim.name for e in eqns].count("select_n") == 2
 
 
 def test_values_read_elsewhere_or_from_an_unstored_operand_stay():
-    # read by a product (not a loop over it): stored anyway, so no copy
+    def after(x, r, c):
+        scale = r * c
+        return scale, jnp.tanh(x @ W) * scale
+
+    # a program output keeps its one equation
+    assert len(_products(_simplified(after, X, R, C))) == 2
+
+    # read by a product too (not a loop over it): stored anyway, so no copy
     def read_by_a_product(x, r, c):
         scale = r * c
-        return jnp.exp(x) * scale, scale @ x.T
+        return jnp.tanh(x @ W) * scale, scale @ W
 
-    assert len(_products(_simplified(read_by_a_product, X, R, C))) == 2
+    assert len(_products(_simplified(read_by_a_product, X, R, C))) == 2  # no copy
 
-    # a full operand read only by the cheap value (a product's bias add): copying would store it
-    def bias_of_a_product(x, c):
-        h = x @ np.eye(8, dtype=np.float32) + c
-        return jnp.exp(h), jnp.tanh(h)
+    # a full operand that only the cheap value's loop reads: a copy would make it stored
+    def unstored(x, c):
+        h = jnp.exp(x) + c
+        return jnp.tanh(h @ W) * h
 
-    eqns = _simplified(bias_of_a_product, X, C)
-    assert len([e for e in eqns if e.prim.name == "add"]) == 1
-    # a program output keeps its one equation
-    assert len(_products(_simplified(lambda x, r, c: (r * c, jnp.exp(x) * (r * c)), X, R, C))) == 2
-    assert recompute.CHEAP  # exp, tanh, divisions are never copied
+    eqns = _simplified(unstored, X, C)
+    assert [e.prim.name for e in eqns].count("add") == 1
+    assert elementwise.exp_p not in recompute.CHEAP  # nor any transcendental
 
 
 def _layer_norm_grad():
