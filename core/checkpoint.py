@@ -522,6 +522,25 @@ def _closed_call_transpose(cts, *args, call_jaxpr):
     return [g if is_undefined(a) else None for g, a in zip(got, args)]
 
 
+def _closed_call_partial_eval(trace, args, params):
+    """Linearizing a call: the known part of its program runs now (a closed_call at the parent,
+    so the primal outputs stay known), the rest is staged as a closed_call of the residuals and
+    the unknown inputs (JAX's call rule)."""
+    call_jaxpr = params["call_jaxpr"]
+    uk = tuple(trace.is_own(a) for a in args)
+    jk, ju, out_uk, nres = pe_jaxpr(call_jaxpr, uk, (False,) * len(call_jaxpr.outvars))
+    with set_current_trace(trace.parent):
+        known = closed_call_p.bind(*[a for a, u in zip(args, uk) if not u], call_jaxpr=jk)
+    n_known = len(known) - nres
+    staged = trace.stage(
+        closed_call_p,
+        [*known[n_known:], *[a for a, u in zip(args, uk) if u]],
+        {"call_jaxpr": ju},
+    )
+    k, u = iter(known[:n_known]), iter(staged)
+    return [next(u) if unknown else next(k) for unknown in out_uk]
+
+
 def _closed_call(eqn: ir.Eqn) -> ir.Eqn:
     """`eqn` wrapped in a `closed_call` of a program of that one equation (fresh variables)."""
     fresh = {v: ir.Var(v.aval) for v in eqn.inputs if isinstance(v, ir.Var)}
@@ -550,6 +569,7 @@ closed_call_p.def_composition(lambda *args, call_jaxpr: ir.eval_jaxpr(call_jaxpr
 closed_call_p.def_jvp(_closed_call_jvp)
 closed_call_p.def_batch(_closed_call_batch)
 closed_call_p.def_transpose(_closed_call_transpose)
+closed_call_p.def_partial_eval(_closed_call_partial_eval)
 
 
 # ---------------------------------------------------------------------------------------------

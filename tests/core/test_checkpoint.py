@@ -465,3 +465,28 @@ def test_remat_signature_errors(call, first_line):
     with pytest.raises(TypeError) as info:
         call()
     assert str(info.value).split("\n")[0] == first_line
+
+
+def test_vjp_of_a_vjp_of_a_checkpointed_scan_keeps_primals_known():
+    # The known scan of the inner backward pass is a closed_call; linearizing it again splits
+    # it (its own partial evaluation), so the outer primal outputs are values. JAX 0.10.2's
+    # numbers (the inner cotangent is the function's own output).
+    def body(c, x):
+        b = jnp.sum(jnp.sin(x)) + jnp.sum(jnp.sin(c))
+        return jnp.sin(c * b), b
+
+    g = core.checkpoint(lambda c, xs: lax.scan(body, c, xs), policy=P.nothing_saveable)
+
+    def g_vjp(c, xs):
+        out, v = core.vjp(g, c, xs)
+        return v(out)
+
+    c = jnp.array([0.5, -1.0, 2.0])
+    xs = jnp.arange(6.0).reshape(2, 3) / 4
+    (dc, dxs), v = core.vjp(g_vjp, c, xs)
+    assert isinstance(dc, core.Array) and isinstance(dxs, core.Array)
+    np.testing.assert_allclose(dc, [-0.11927548, -0.23948592, -1.2719469], rtol=2e-5)
+    np.testing.assert_allclose(dxs[1], [1.6962479, 1.2525634, 0.73100048], rtol=2e-5)
+    tc, txs = v((jnp.ones(3), jnp.ones((2, 3))))
+    np.testing.assert_allclose(tc, [-134.38486, -82.09896, -37.505623], rtol=1e-4)
+    np.testing.assert_allclose(txs[1], [2.1201012, 0.78168178, -0.60533875], rtol=1e-4, atol=1e-5)
