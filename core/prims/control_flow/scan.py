@@ -248,11 +248,12 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
     known_pos = [p for p, u in enumerate(uk_in) if not u]
     pos = {v: known_pos[i] for i, v in enumerate(jk.invars)}
     invariant = set(jk.invars[:n_kc])
-    body_eqns = []
+    body_eqns, invariant_eqns = [], []
     for eqn in jk.eqns:
         ins = [x for x in eqn.inputs if isinstance(x, ir.Var)]
         if not ir.eqn_has_effects(eqn) and all(x in invariant for x in ins):
             invariant.update(eqn.outputs)
+            invariant_eqns.append(eqn)
         else:
             body_eqns.append(eqn)
     res = jk.outvars[nk:]
@@ -278,7 +279,8 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
     reads = [x for e in body.eqns for x in e.inputs] + body.outvars
     body_consts = list(dict.fromkeys(x for x in reads if isinstance(x, ir.Var) and x in invariant))
     jk2 = ir.Jaxpr([], body_consts + body.invars, body.eqns, body.outvars)
-    hoist = dce_jaxpr(ir.Jaxpr([], jk.invars[:n_kc], jk.eqns, body_consts + hoisted))
+    # (the invariant equations only: an effect in the body, such as a print, stays there)
+    hoist = dce_jaxpr(ir.Jaxpr([], jk.invars[:n_kc], invariant_eqns, body_consts + hoisted))
     in_order = int_idx + list(range(nres, len(ju.invars))) + ext_idx
     ju2 = reorder(ju, in_order, range(len(ju.outvars)))
     ir.typecheck(jk2)

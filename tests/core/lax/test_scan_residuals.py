@@ -88,3 +88,16 @@ def test_grad_matches_python_loop(name, cell, reverse, argnums, jitted):
         got, want = [got], [want]
     for g, w in zip(got, want):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=2e-5)
+
+
+def test_an_effect_in_the_body_stays_in_the_loop(capsys):
+    # A print of the carry is not loop-invariant: the known scan keeps it (it ran before the
+    # hoisting as a stray equation). JAX 0.10.2: (3.0, 1.0), printing c = 1.0 then c = 2.0.
+    def body(c, _):
+        core.debug.print("c = {c}", c=c, ordered=True)
+        return c + 1, None
+
+    value, grad = core.value_and_grad(lambda x: lax.scan(body, x, length=2)[0])(1.0)
+    core.effects_barrier()
+    assert (float(value), float(grad)) == (3.0, 1.0)
+    assert capsys.readouterr().out == "c = 1.0\nc = 2.0\n"
