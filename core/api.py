@@ -62,6 +62,7 @@ from core.trace import (
     set_current_trace,
     varying_like,
 )
+from core.tree_util.functions import mismatch_details
 
 
 def _flatten_args(args: Any) -> tuple[list[Any], Any]:
@@ -719,17 +720,11 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
     axes_leaves, axes_tree = tree_util.tree_flatten(prefix, is_leaf=lambda x: x is None)
     try:
         subtrees = axes_tree.flatten_up_to(tree)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError):
         raise VmapAxesError(
-            f"vmap {what} specification must be a tree prefix of the corresponding value;\n"
-            f"got specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
-        ) from e
-    for ax in axes_leaves:
-        if ax is not None and (not isinstance(ax, (int, np.integer)) or isinstance(ax, bool)):
-            raise VmapAxesError(
-                f"vmap {what} must be ints, None, or pytrees of them; got an entry {ax!r} in "
-                f"{prefix!r}."
-            )
+            f"vmap {what} specification must be a tree prefix of the corresponding value;"
+            + mismatch_details(axes_tree, tree, f"vmap {what}")
+        ) from None
     return [ax for ax, sub in zip(axes_leaves, subtrees) for _ in tree_util.tree_leaves(sub)]
 
 
@@ -848,6 +843,12 @@ def vmap(
             "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
             f"positional arguments passed to the function, but got {in_axes}.\nWrap a dict "
             "or other pytree prefix in a tuple: in_axes=({...},)."
+        )
+    if not all(type(ax) is int for ax in tree_util.tree_leaves(in_axes)):
+        raise VmapInAxesTypeError(
+            "vmap in_axes must be an int, None, or (nested) container with those types as "
+            f"leaves, but got {in_axes}.\nGive each argument an int axis (or None to pass it "
+            "unmapped to every call)."
         )
 
     bad_out = [

@@ -55,6 +55,7 @@ from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.sharding_exemptions import unchecked
 from core.sharding_propagation import as_partition_spec, constrain
 from core.trace import Tracer, as_value, get_aval
+from core.tree_util.functions import mismatch_details
 
 
 def _entry_axes(entry: Any) -> tuple:
@@ -341,12 +342,13 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
     if not _is_spec_leaf(shardings) and tree_util.is_tree_node(type(shardings)):
         try:
             return tree_util.tree_map(one, shardings, x, is_leaf=_is_spec_leaf)
-        except tree_util.PyTreeStructureError as err:
+        except tree_util.PyTreeStructureError:
             if where != "device_put":
                 raise
+            spec_tree = tree_util.tree_structure(shardings, is_leaf=_is_spec_leaf)
             raise tree_util.PyTreeStructureError(
                 "device_put device specification must be a tree prefix of the corresponding "
-                f"value;\n{err}"
+                "value;" + mismatch_details(spec_tree, x, "device_put device")
             ) from None
     return one(shardings, x)  # a bad value raises core.devices.DeviceError, naming the fix
 

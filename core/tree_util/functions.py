@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.tree_util.flatten import tree_flatten, tree_flatten_with_path, tree_leaves, tree_structure
-from core.tree_util.prefix import _flatten_up_to, _mismatch
+from core.tree_util.prefix import _flatten_up_to, _mismatch, prefix_errors
 from core.tree_util.treedef import PyTreeDef
 
 
@@ -43,6 +43,33 @@ def flatten_prefix(prefix: Any, full: Any, name: str) -> list[Any]:
     """
     treedef = tree_structure(prefix, is_leaf=lambda x: x is None)
     return _flatten_rest(treedef, (full,), name)[0]
+
+
+class PytreeLeaf:
+    """What stands for each leaf of a full tree in a prefix-mismatch message (JAX's
+    `api_util.PytreeLeaf`): the leaves' own types are not what is wrong."""
+
+    def __repr__(self) -> str:
+        return "pytree leaf"
+
+
+def mismatch_details(prefix: PyTreeDef, full: Any, name: str) -> str:
+    """JAX's account of a prefix that does not match: ``Mismatch details (2 found):`` and each
+    mismatch's message, the way `jax.vmap` and `jax.device_put` end their errors.
+
+    Args:
+      prefix: the prefix tree's structure.
+      full: the tree it should be a prefix of.
+      name: what the prefix is, e.g. ``vmap in_axes``.
+
+    Returns:
+      The text, starting with a newline.
+    """
+    treedef = tree_structure(full)
+    dummy = treedef.unflatten([PytreeLeaf()] * treedef.num_leaves)
+    errors = prefix_errors(prefix._node, dummy)
+    details = "\n  ".join(e(name).args[0] for e in errors)
+    return f"\n  Mismatch details ({len(errors)} found):\n  {details}"
 
 
 def tree_map(

@@ -149,38 +149,34 @@ def _prefix_keys(reg: _Registration, node) -> list[KeyEntry]:
         return [FlattenedIndexKey(i) for i in range(len(kids))]
 
 
+def _matching_children(node, x) -> list | None:
+    """The ``(key, child)`` pairs of ``x`` when its root matches the root of the prefix
+    ``node`` (type, length, keys, metadata), else None."""
+    t, aux, kids = node
+    if type(x) is not t:
+        return None
+    if t is dict:
+        if len(x) != len(kids) or _sorted_keys(x) != aux:
+            return None
+        return [(DictKey(k), x[k]) for k in aux]
+    if t is tuple or t is list:
+        return None if len(x) != len(kids) else [(SequenceKey(i), v) for i, v in enumerate(x)]
+    if t is _NoneType:
+        return []
+    keyed, full_aux = _key_children(_kind_get(t) or _classify(t), x)
+    return keyed if len(keyed) == len(kids) and full_aux == aux else None
+
+
 def _flatten_up_to(node, x, out, path):
     """Appends the subtrees of ``x`` at the leaves of ``node``; returns None, or where it failed:
     ``(key path, prefix node, full subtree)``."""
     if node is _LEAF:
         out.append(x)
         return None
-    t, aux, kids = node
-    if type(x) is not t:
+    keyed = _matching_children(node, x)
+    if keyed is None:
         return (path, node, x)
-    if t is dict:
-        if len(x) != len(kids) or _sorted_keys(x) != aux:
-            return (path, node, x)
-        for k, c in zip(aux, kids):
-            if c is _LEAF:
-                out.append(x[k])
-            else:
-                fail = _flatten_up_to(c, x[k], out, (*path, DictKey(k)))
-                if fail is not None:
-                    return fail
-        return None
-    if t is tuple or t is list:
-        if len(x) != len(kids):
-            return (path, node, x)
-        keyed = [(SequenceKey(i), v) for i, v in enumerate(x)]
-    elif t is _NoneType:
-        return None
-    else:
-        reg = _kind_get(t) or _classify(t)
-        keyed, full_aux = _key_children(reg, x)
-        if len(keyed) != len(kids) or full_aux != aux:
-            return (path, node, x)
-    for (k, v), c in zip(keyed, kids):
+    for (k, v), c in zip(keyed, node[2]):
         if c is _LEAF:
             out.append(v)
         else:
@@ -188,3 +184,14 @@ def _flatten_up_to(node, x, out, path):
             if fail is not None:
                 return fail
     return None
+
+
+def prefix_errors(node, x, path=()) -> list[Callable[[str], PyTreeStructureError]]:
+    """Every place where ``x`` does not match the prefix ``node`` (JAX's `prefix_errors`: one
+    error factory per mismatching subtree, none looked for below a mismatch)."""
+    if node is _LEAF:
+        return []
+    keyed = _matching_children(node, x)
+    if keyed is None:
+        return [_mismatch(path, node, x)]
+    return [e for (k, v), c in zip(keyed, node[2]) for e in prefix_errors(c, v, (*path, k))]

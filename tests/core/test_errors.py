@@ -347,6 +347,66 @@ def test_vmap_size_errors_are_jaxs(fn, lines):
     assert got[len(lines) + 1].startswith("Map arguments of equal sizes")
 
 
+_LEAF_CLASS = "<class 'core.tree_util.functions.PytreeLeaf'>"  # JAX's api_util.PytreeLeaf
+# (call, JAX 0.10.2's message after its first line): every mismatch of a prefix, found in a
+# copy of the full tree whose leaves are placeholders (api_util.flatten_axes, prefix_errors)
+PREFIX_ERRORS = [
+    (
+        lambda: vmap(lambda x: x, in_axes=([0],))(jnp.ones(3)),
+        "  Mismatch details (1 found):\n"
+        "  pytree structure error: different types at key path\n"
+        "    vmap in_axes[0]\n"
+        "At that key path, the prefix pytree vmap in_axes has a subtree of type\n"
+        "    <class 'list'>\n"
+        "but at the same key path the full pytree has a subtree of different type\n"
+        f"    {_LEAF_CLASS}.",
+    ),
+    (
+        lambda: vmap(lambda x: x, in_axes=((0, 0, 0),))((jnp.ones(3), jnp.ones(3))),
+        "  Mismatch details (1 found):\n"
+        "  pytree structure error: different lengths of tuple at key path\n"
+        "    vmap in_axes[0]\n"
+        "At that key path, the prefix pytree vmap in_axes has a subtree of type tuple of length "
+        "3, but the full pytree has a subtree of the same type but of length 2.",
+    ),
+    (
+        lambda: core.device_put(
+            {"a": jnp.arange(2), "b": jnp.arange(3)}, device={"a": [None, None], "b": (None,)}
+        ),
+        "  Mismatch details (2 found):\n"
+        "  pytree structure error: different types at key path\n"
+        "    device_put device['a']\n"
+        "At that key path, the prefix pytree device_put device has a subtree of type\n"
+        "    <class 'list'>\n"
+        "but at the same key path the full pytree has a subtree of different type\n"
+        f"    {_LEAF_CLASS}.\n"
+        "  pytree structure error: different types at key path\n"
+        "    device_put device['b']\n"
+        "At that key path, the prefix pytree device_put device has a subtree of type\n"
+        "    <class 'tuple'>\n"
+        "but at the same key path the full pytree has a subtree of different type\n"
+        f"    {_LEAF_CLASS}.",
+    ),
+]
+
+
+@pytest.mark.parametrize("fn, details", PREFIX_ERRORS)
+def test_prefix_mismatches_are_all_detailed_as_jaxs(fn, details):
+    with pytest.raises(ValueError) as info:
+        fn()
+    assert str(info.value).split("\n", 1)[1] == details
+
+
+@pytest.mark.parametrize("in_axes", [(jnp.ones(2),), (1.5,), (True,), ({"a": np.int32(0)},)])
+def test_vmap_in_axes_leaves_must_be_ints_as_in_jax(in_axes):
+    with pytest.raises(TypeError) as info:
+        vmap(lambda x: x, in_axes=in_axes)
+    assert str(info.value).split("\n")[0] == (
+        "vmap in_axes must be an int, None, or (nested) container with those types as leaves, "
+        f"but got {in_axes}."
+    )
+
+
 @pytest.mark.parametrize(
     "transform", [core.jit, grad, vmap, core.jacrev, core.hessian, core.pmap, core.eval_shape]
 )
