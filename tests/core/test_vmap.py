@@ -113,7 +113,7 @@ def test_nested_vmap_matches_loop():
 
 
 def test_errors():
-    with pytest.raises(VmapSizeError, match=r"args\[1\]\['x'\] of shape \(2,\)"):
+    with pytest.raises(VmapSizeError, match=r"axis 0 of argument b\['x'\] of type float\d+\[2\]"):
         vmap(lambda a, b: a)(jnp.ones(3), {"x": jnp.ones(2)})
     with pytest.raises(VmapAxesError, match="len\\(in_axes\\)=1, len\\(args\\)=2"):
         vmap(lambda a, b: a, in_axes=(0,))(jnp.ones(3), jnp.ones(3))
@@ -125,8 +125,8 @@ def test_errors():
         vmap(lambda d: d, in_axes=({"a": 0, "c": 0},))({"a": jnp.ones(2), "b": jnp.ones(2)})
     with pytest.raises(VmapAxesError, match="out_axes is None"):
         vmap(lambda a: a, out_axes=None)(jnp.ones(3))
-    with pytest.raises(VmapAxesError, match="must be ints"):
-        vmap(lambda a: a, in_axes=("x",))(jnp.ones(3))
+    with pytest.raises(TypeError, match=r"or \(nested\) container with those types as leaves"):
+        vmap(lambda a: a, in_axes=("x",))
     assert issubclass(VmapAxesError, ValueError)
 
 
