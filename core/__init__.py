@@ -67,6 +67,7 @@ from core.api_extras import (
 )
 from core.array_type import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
+from core.blas_kernels import prefer_avx2_at_import as _prefer_avx2_at_import
 from core.callbacks import pure_callback
 from core.checkpoint import checkpoint, checkpoint_policies, remat
 from core.config import (
@@ -299,6 +300,9 @@ def __getattr__(name: str) -> Any:
         raise _RemovedPlacementError(name)
     raise AttributeError(f"module 'core' has no attribute {name!r}")
 
+
+# Before the program starts threads: numpy's OpenBLAS on its faster kernels (core/blas_kernels.py).
+_prefer_avx2_at_import()
 
 # Last: warn when `train`, `datasets`, ... resolve to someone else's module (core/packages.py).
 _check_numbax_packages()

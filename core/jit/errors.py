@@ -53,18 +53,6 @@ class JitCacheWarning(NumbaxError, UserWarning):
     """The compile cache directory cannot be used; compiling in memory instead."""
 
 
-class BlasKernelWarning(NumbaxError, UserWarning):
-    """OpenBLAS keeps its AVX-512 kernels on a CPU where its AVX2 ones multiply faster (Zen 4,
-    `core/jit/gemm.py`), because other threads ran when the back end loaded: switching the
-    kernels of the library numpy shares could corrupt a product one of them runs at that moment.
-
-    Failing code: a thread started (``threading.Thread(...).start()``) before the first ``jit``
-    compile. Fix: ``OPENBLAS_CORETYPE=Haswell`` in the environment before Python starts, or the
-    first ``jit`` compile before starting threads (``OPENBLAS_CORETYPE=SkylakeX`` keeps these
-    kernels without the warning).
-    """
-
-
 class UnsafeCacheDirError(NumbaxError, PermissionError):
     """A compile cache directory that another user could write (planted code would run).
 

@@ -13,7 +13,7 @@ and products, sized by the thread policy, never more threads than the caller's s
 (`numba.get_num_threads()`, per device thread).
 
 `register_blas` names the BLAS: the OpenBLAS that numpy bundles, its kernels chosen for this CPU
-(`_prefer_avx2`: its AVX2 ones on Zen 4, where they beat its AVX-512 ones).
+(`core/blas_kernels.py`: its AVX2 ones on Zen 4, where they beat its AVX-512 ones).
 
 Library code that parallelizes at a coarser grain (a convolution's batch parts, each filled
 into the part's own buffer and multiplied there) multiplies with `gemm_block` (one BLAS call,
@@ -27,8 +27,6 @@ import functools
 import glob
 import importlib.util
 import os
-import threading
-import warnings
 
 from llvmlite import binding as llvm
 from llvmlite import ir
@@ -39,9 +37,9 @@ from numba.extending import intrinsic
 from numba.np import linalg
 from numba.np.ufunc import parallel
 
+from core import blas_kernels
 from core.jit import fork_safety
 from core.jit.array_struct import array_struct
-from core.jit.errors import BlasKernelWarning
 
 # The pool starts now, not at the first call: cached code that asks for the caller's thread count
 # links against the symbols that starting it registers.
@@ -89,7 +87,7 @@ _BUNDLED = (
 
 def _gemms(path: str, suffix: str) -> dict[str, int] | None:
     """The addresses of the `scipy_?gemm<suffix>` of the library at `path` (its kernels chosen
-    for this CPU: `_prefer_avx2`), or None."""
+    for this CPU: `core/blas_kernels.py`), or None."""
     try:
         lib = ctypes.CDLL(path)
         found = {
@@ -98,7 +96,7 @@ def _gemms(path: str, suffix: str) -> dict[str, int] | None:
         }
     except (OSError, AttributeError):
         return None
-    _prefer_avx2(lib)
+    blas_kernels.prefer_avx2(lib)
     _LOADED.append(lib)
     return found
 
@@ -109,114 +107,7 @@ _LOADED: list[ctypes.CDLL] = []  # the library `register_blas` loaded (`_gemms`)
 def blas_core() -> str:
     """The kernels of the OpenBLAS that compiled products call, as OpenBLAS names them
     (`gotoblas_corename`: "Haswell", "SkylakeX", ...); "" when that is not known."""
-    try:
-        name = _LOADED[0].gotoblas_corename
-    except (IndexError, AttributeError):
-        return ""
-    name.restype = ctypes.c_char_p
-    return name().decode()
-
-
-# CPUs (LLVM's names) on which OpenBLAS's dynamic-arch builds pick their AVX-512 kernels
-# (SkylakeX) though their AVX2 ones (Haswell, what they pick on Zen 1-3) multiply faster: Zen 4
-# runs a 512-bit instruction as two 256-bit halves. numpy's OpenBLAS 0.3.31 on this EPYC, one
-# thread, SkylakeX -> Haswell: a 1024x128x512 sgemm 1316-1389 -> 1236-1309 us, 512x128x512
-# 675-688 -> 622-630 us; train steps' CPU on one thread 5-9% less (bench/README.md, session 39).
-AVX2_FASTER = ("znver4",)
-
-
-def _prefer_avx2(lib: ctypes.CDLL) -> None:
-    """Switches the dynamic-arch OpenBLAS `lib` from its SkylakeX kernels to its Haswell ones
-    on a CPU of `AVX2_FASTER`, unless the user chose its kernels (`OPENBLAS_CORETYPE`): its own
-    initialization run again (`gotoblas_dynamic_init`, which takes the kernels that
-    `OPENBLAS_CORETYPE` names and sets their blocking sizes) after its choice (`gotoblas`) is
-    cleared. numpy's products in the process use the same library, so they switch too (the
-    same bits as numbax's). The choice is kept if the library lacks any of these symbols.
-
-    A product running in the library on another thread meanwhile could read the cleared choice
-    or mix the two tables' blocking sizes, so the switch runs only when no other thread can be
-    in the library: once, as the back end loads (the first compile), and only if `threading`
-    knows no thread but the caller (none of numbax's device workers, a user's threads or
-    executors; numba's and OpenBLAS's pools work only for such a thread, and a new thread is
-    started only by one). Otherwise it warns (`BlasKernelWarning`) and keeps the kernels. Not
-    seen: threads started without `threading` (pytest-xdist's channel reader, which never
-    multiplies) or by native code."""
-    if "OPENBLAS_CORETYPE" in os.environ or llvm.get_host_cpu_name() not in AVX2_FASTER:
-        return
-    try:
-        name, init = lib.gotoblas_corename, lib.gotoblas_dynamic_init
-        chosen = ctypes.c_void_p.in_dll(lib, "gotoblas")
-        ctypes.c_char.in_dll(lib, "gotoblas_HASWELL")
-    except (AttributeError, ValueError):
-        return
-    name.restype = ctypes.c_char_p
-    if name() != b"SkylakeX":
-        return
-    others = [t.name for t in threading.enumerate() if t is not threading.current_thread()]
-    if others:
-        warnings.warn(
-            BlasKernelWarning(
-                "numbax kept OpenBLAS's AVX-512 (SkylakeX) kernels on this Zen 4 CPU, where its "
-                f"AVX2 ones multiply faster: other threads ({', '.join(others)}) ran when the "
-                "jit back end loaded, and switching the kernels while one of them multiplies "
-                "could corrupt that product. Set OPENBLAS_CORETYPE=Haswell before Python starts "
-                "(or make the first jit compile before starting threads) for the faster kernels; "
-                "OPENBLAS_CORETYPE=SkylakeX keeps these without this warning."
-            ),
-            stacklevel=2,
-        )
-        return
-    before = chosen.value
-    os.environ["OPENBLAS_CORETYPE"] = "Haswell"
-    try:
-        _small_kernels(lib, "SKYLAKEX", "HASWELL")
-        chosen.value = None
-        init()
-    finally:
-        del os.environ["OPENBLAS_CORETYPE"]
-        if name() != b"Haswell":
-            chosen.value = before
-
-
-# The small-matrix functions of an OpenBLAS kernel table (`gotoblas_<CORE>`): whether a product
-# takes them (`permit`), and the kernels, which read their operands unpacked.
-_SMALL = ("small_matrix_permit",) + tuple(
-    f"small_kernel_{beta}{t}" for beta in ("", "b0_") for t in ("nn", "nt", "tn", "tt")
-)
-
-
-def _small_kernels(lib: ctypes.CDLL, source: str, target: str) -> None:
-    """Puts the single and double precision small-matrix functions of OpenBLAS's kernel table
-    `source` into table `target` (each entry found by its value, the address of the exported
-    `<s|d>gemm_<function>_<TARGET>`; nothing changes unless every one is found once): Haswell's
-    are generic C, SkylakeX's AVX-512 code that Zen 4 runs faster (the transformer's 64
-    attention products `p @ v` of 64x64x32 each, one thread: 184 us a kernel with SkylakeX's,
-    252 with Haswell's), while its large products run faster on Haswell's kernels."""
-    try:
-        table = ctypes.addressof(ctypes.c_char.in_dll(lib, f"gotoblas_{target}"))
-        pairs = [
-            (
-                ctypes.cast(getattr(lib, f"{p}gemm_{f}_{target}"), ctypes.c_void_p).value,
-                ctypes.cast(getattr(lib, f"{p}gemm_{f}_{source}"), ctypes.c_void_p).value,
-            )
-            for p in "sd"
-            for f in _SMALL
-        ]
-    except (AttributeError, ValueError):
-        return
-    words = (ctypes.c_void_p * (_TABLE_BYTES // 8)).from_address(table)
-    where = {}
-    for i, word in enumerate(words):
-        where.setdefault(word, []).append(i)
-    if any(len(where.get(old, ())) != 1 for old, _ in pairs):
-        return
-    for old, new in pairs:
-        words[where[old][0]] = new
-
-
-# The bytes of a kernel table searched (`_small_kernels`; numpy's OpenBLAS 0.3.31 has its `init`
-# entry at 0x1798): the entries lie before it, and a value found twice changes nothing.
-_TABLE_BYTES = 0x1800
+    return blas_kernels.core_name(_LOADED[0]) if _LOADED else ""
 
 
 def _bundled_blas() -> tuple[dict[str, int], int] | None:

@@ -15,6 +15,7 @@ from llvmlite import binding as llvm
 
 import core
 import core.numpy as jnp
+from core import blas_kernels
 from core.backends.numba.library import bands, products
 from core.jit import gemm
 
@@ -138,18 +139,23 @@ def test_slabs_of_the_contraction_the_same_way_on_any_thread_count(shape, slabs,
         np.testing.assert_array_equal(out, results[0])
 
 
+# CPUs (LLVM's names) where numpy's OpenBLAS picks its AVX-512 kernels and numbax its AVX2 ones.
+_AVX2_FASTER = ("znver4",)
+_SWITCHES = llvm.get_host_cpu_name() in _AVX2_FASTER and "OPENBLAS_CORETYPE" not in os.environ
+
+
 def test_the_avx2_kernels_where_they_multiply_faster():
     """On Zen 4 numpy's dynamic-arch OpenBLAS picks its SkylakeX kernels; numbax switches it
-    to its Haswell ones (`_prefer_avx2`), which numpy's own products then use too: a jitted
-    product has numpy's bits, and the float64 product's values."""
-    if llvm.get_host_cpu_name() not in gemm.AVX2_FASTER or "OPENBLAS_CORETYPE" in os.environ:
-        pytest.skip("not a CPU of gemm.AVX2_FASTER, or the user chose OpenBLAS's kernels")
+    to its Haswell ones (`core/blas_kernels.py`), which numpy's own products then use too: a
+    jitted product has numpy's bits, and the float64 product's values."""
+    if not _SWITCHES:
+        pytest.skip("not a CPU of _AVX2_FASTER, or the user chose OpenBLAS's kernels")
     if not gemm.blas_core():
         pytest.skip("not an OpenBLAS that names its kernels")
     assert gemm.blas_core() == "Haswell"
     lib = gemm._LOADED[0]  # its small-matrix kernels are SkylakeX's (`_small_kernels`)
     table = ctypes.addressof(ctypes.c_char.in_dll(lib, "gotoblas_HASWELL"))
-    entries = list((ctypes.c_void_p * (gemm._TABLE_BYTES // 8)).from_address(table))
+    entries = list((ctypes.c_void_p * (blas_kernels.TABLE_BYTES // 8)).from_address(table))
     small = lib.sgemm_small_kernel_b0_nn_SKYLAKEX, lib.sgemm_small_kernel_b0_nn_HASWELL
     assert [ctypes.cast(f, ctypes.c_void_p).value in entries for f in small] == [True, False]
     rng = np.random.default_rng(3)
@@ -161,18 +167,20 @@ def test_the_avx2_kernels_where_they_multiply_faster():
 
 def test_the_users_openblas_coretype_is_kept():
     """`OPENBLAS_CORETYPE` set by the user keeps the kernels it names."""
-    if llvm.get_host_cpu_name() not in gemm.AVX2_FASTER:
-        pytest.skip("not a CPU of gemm.AVX2_FASTER")
+    if llvm.get_host_cpu_name() not in _AVX2_FASTER:
+        pytest.skip("not a CPU of _AVX2_FASTER")
     code = "import core; from core.jit import gemm; print(gemm.blas_core())"
     env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() in ("SkylakeX", ""), out.stderr
 
 
-# A thread multiplying in numpy's OpenBLAS (checked against float64) while the main thread loads
-# the back end; prints the wrong products' errors, the kernels then, and whether it warned.
+# A thread multiplying in numpy's OpenBLAS (checked against float64), started before or after
+# `import core`, while the main thread imports core and loads the back end; prints the wrong
+# products' errors, the kernels after `import core` and after the back end loads, and whether
+# numba had loaded at `import core`.
 _MULTIPLY_WHILE_LOADING = """
-import json, threading, warnings
+import ctypes, json, sys, threading
 import numpy as np
 a, b = np.random.default_rng(0).standard_normal((2, 512, 512), dtype=np.float32)
 want, stop, started, wrong = a.astype(np.float64) @ b, threading.Event(), threading.Event(), []
@@ -183,31 +191,36 @@ def multiply():
         if not np.allclose(got, want, rtol=1e-4, atol=1e-3):
             wrong.append(float(np.abs(got - want).max()))
 thread = threading.Thread(target=multiply)
-thread.start()
-started.wait()
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    from core.jit import errors, gemm
+if sys.argv[1] == "before":
+    thread.start()
+    started.wait()
+import core
+from core import blas_kernels
+at_import = blas_kernels.core_name(ctypes.CDLL(blas_kernels.numpy_openblas()))
+numba = "numba" in sys.modules
+if sys.argv[1] == "after":
+    thread.start()
+    started.wait()
+from core.jit import gemm
 stop.set()
 thread.join()
-warned = any(issubclass(w.category, errors.BlasKernelWarning) for w in caught)
-print(json.dumps([wrong, gemm.blas_core(), warned]))
+print(json.dumps([wrong, at_import, gemm.blas_core(), numba]))
 """
 
 
-def test_a_product_on_another_thread_as_the_back_end_loads_is_right():
+@pytest.mark.parametrize("thread", ["before", "after"])
+def test_a_product_on_another_thread_is_right_and_the_kernels_switch_when_alone(thread):
     """Switching OpenBLAS's kernels while another thread multiplies could corrupt that product
-    (it did in one run of six before the check), so with another thread running as the back
-    end loads `_prefer_avx2` keeps the kernels and says why (`BlasKernelWarning`)."""
+    (it did in one run of six before the check): with a thread multiplying from before `import
+    core` the kernels stay; with one started after it (a tqdm bar's monitor, a data loader)
+    `import core` has switched them already, without loading numba."""
     out = subprocess.run(
-        [sys.executable, "-c", _MULTIPLY_WHILE_LOADING], capture_output=True, text=True
+        [sys.executable, "-c", _MULTIPLY_WHILE_LOADING, thread], capture_output=True, text=True
     )
-    wrong, kernels, warned = json.loads(out.stdout or "null") or (None, None, None)
-    assert wrong == [], out.stderr
-    switches = (
-        llvm.get_host_cpu_name() in gemm.AVX2_FASTER and "OPENBLAS_CORETYPE" not in os.environ
-    )
-    if switches and gemm.blas_core():
-        assert (kernels, warned) == ("SkylakeX", True)
+    wrong, at_import, loaded, numba = json.loads(out.stdout or "null") or [None] * 4
+    assert (wrong, numba) == ([], False), out.stderr
+    if not (_SWITCHES and gemm.blas_core()):
+        assert at_import == loaded == gemm.blas_core()
     else:
-        assert (kernels, warned) == (gemm.blas_core(), False)
+        want = "SkylakeX" if thread == "before" else "Haswell"
+        assert at_import == loaded == want
