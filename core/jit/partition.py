@@ -8,9 +8,9 @@ a gather, ...) becomes the core of one kernel. Views (broadcasts, transposes, sl
 statements cost nothing on their own, so they are not kernels: each kernel recomputes the ones
 it reads, and a view stays an index map inside the loop that reads it. A kernel's inputs are the
 arrays it reads (program inputs or other kernels' results), its outputs the values it defines
-that other kernels or the program's outputs read. A matrix product's cheap elementwise tail (a
-bias added) then joins the product's kernel (`join_tails`), so that it writes into the
-product's array while it is in cache.
+that other kernels or the program's outputs read. A matrix product's tail (a bias added) then
+joins the product's kernel (`join_tails`), so that it writes into the product's array while it
+is in cache.
 
 Each kernel is an ordinary constvar-free `Jaxpr` whose generated source depends only on what it
 computes (operations, ranks, dtypes, which axes are 1; not on variable names, sizes or float
@@ -218,32 +218,18 @@ def merge_exchanges(program: Program, small: int) -> Program:
     return Program(program.inputs, kernels, program.outputs)
 
 
-# Elementwise primitives cheap next to a load and a store (a few instructions, no polynomial):
-# a tail of a matrix product made of these is bound by memory, so it runs in the product's
-# array in cache on one thread rather than in a new array on two (`join_tails`).
-_CHEAP = frozenset(
-    {
-        *("abs", "add", "and", "convert_element_type", "div", "eq", "ge", "gt", "integer_pow"),
-        *("le", "lt", "max", "min", "mul", "ne", "neg", "not", "or", "rsqrt", "select_n"),
-        *("sign", "sqrt", "square", "stop_gradient", "sub"),
-    }
-)
-
-
 def join_tails(program: Program) -> Program:
-    """`program` with each matrix product's kernel joined by its elementwise tail: the loop
-    kernel that alone reads what the product kernel defines (a bias added, attention's query
-    scaled, an Adam update of a weight after its gradient), made of cheap primitives only
-    (`_CHEAP`), moves up to the product's kernel (the kernels between them read none of its
-    results, and it reads none of theirs) and becomes part of it. Its loop then writes into the
-    product's array (`core/jit/buffers.py`) instead of a new array that no cache holds: in the
-    transformer's step such a tail took 23-50 us, and 12 us on an array in cache. A joined tail
-    runs on one thread (a kernel with products gets no threaded loops,
-    `codegen.Generator.emit_jaxpr`), so a tail that computes more per element (the tanh gelu)
-    stays a threaded kernel of its own; so does one with a reduction, whose chunked sums
-    (`loops.LoopNest._chunks`) would then fold in another order. The rules read no sizes, so
-    every batch size cuts a program alike (`codegen.generate_generic`), and the equations and
-    their order do not change, nor do the results.
+    """`program` with each matrix product's kernel joined by its tail: the loop kernel that
+    alone reads what the product kernel defines (a bias added; a residual added with its layer
+    norm's sums; the tanh gelu; attention's scores masked with their row maxima; an Adam update
+    of a weight after its gradient) moves up to the product's kernel (the kernels between them
+    read none of its results, and it reads none of theirs) and becomes part of it. Its loop then
+    writes into the product's array (`core/jit/buffers.py`) instead of a new array that no
+    cache holds: in the transformer's step such a tail took 23-50 us, and 12 us on an array in
+    cache. The tail keeps its threads and its chunked sums there (`codegen.Generator.emit_jaxpr`
+    lets loops of a split program's kernel thread beside products), and the equations and
+    their order do not change, so neither do the results; the rules read no sizes, so every
+    batch size cuts a program alike (`codegen.generate_generic`).
 
     Args:
       program: a partitioned program (`partition`).
@@ -262,7 +248,7 @@ def join_tails(program: Program) -> Program:
         if len(read_by) != 1 or any(v in wanted for v in kj.outvars) or not _products(kj):
             continue
         (t,) = read_by
-        if _cheap_loop(program.kernels[t]) and _movable(program, t, p):
+        if _loops(program.kernels[t]) and _movable(program, t, p):
             tails[p] = t
     if not tails:
         return program
@@ -286,12 +272,12 @@ def _products(kernel: Jaxpr) -> bool:
     )
 
 
-def _cheap_loop(kernel: Jaxpr) -> bool:
-    """Whether `kernel` is elementwise loops of `_CHEAP` primitives (views and scalars aside)."""
+def _loops(kernel: Jaxpr) -> bool:
+    """Whether `kernel` is loops (elementwise groups with their reductions), views and
+    scalars, with no effect."""
     return all(
-        kind in LIGHT or (kind == fusion.ELEMENTWISE and e.prim.name in _CHEAP)
+        not e.prim.effectful and fusion.classify(e) in (fusion.ELEMENTWISE, fusion.REDUCE, *LIGHT)
         for e in kernel.eqns
-        for kind in [fusion.classify(e)]
     )
 
 
