@@ -211,6 +211,7 @@ _TRACE_FLAGS = (
     "debug_infs",
     "high_dynamic_range_gumbel",
     "check_static_indices",
+    "default_matmul_precision",  # without effect on CPU, but JAX retraces on it
 )
 _MATMUL_PRECISIONS = (
     *("default", "high", "highest", "bfloat16", "tensorfloat32", "float32"),
@@ -370,6 +371,11 @@ class Config:
     def trace_context(self) -> tuple:
         """The flags that change what a traced program means (part of jit cache keys)."""
         return self._ctx
+
+    def trace_context_names(self) -> tuple[str, ...]:
+        """The names of `trace_context()`'s entries: the flags, then the user contexts
+        (`user_context_<i>`), for the cache-miss explanation."""
+        return _TRACE_FLAGS + tuple(f"user_context_{i}" for i in range(len(_USER_CONTEXTS)))
 
     def config_with_absl(self) -> None:
         """Makes `--jax_<name>=value` command-line flags set options (like JAX's): absl flags

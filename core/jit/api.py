@@ -611,6 +611,32 @@ class Jitted:
             return self._name()
         return f"{self._name()} at {code.co_filename}:{code.co_firstlineno}"
 
+    def _explain_miss(self, key: tuple, old_keys: list[tuple], names: list[str]) -> str:
+        """JAX's account of a tracing cache miss (`config.explain_cache_misses`): where the call
+        is, and either that the function is new (and whether another function was defined on
+        its line: a function re-created in a loop is never a cache hit) or how the key differs
+        from the most similar cached one."""
+        caller = source_info.current()
+        code = getattr(self._fun, "__code__", None)
+        defined = "<unknown>" if code is None else f"{code.co_filename}:{code.co_firstlineno}"
+        head = f"TRACING CACHE MISS at {caller.summary() if caller else '<unknown>'}:\n"
+        if not old_keys:
+            text = f"  never seen function:\n    {self._name()} id={id(self._fun)}"
+            text += f" defined at {defined}"
+            if code is not None:
+                site = (code.co_filename, code.co_firstlineno)
+                if site in _defined_sites:
+                    text += (
+                        "\n  but seen another function defined on the same line; maybe the "
+                        "function is\n  being re-defined repeatedly, preventing caching?"
+                    )
+                _defined_sites.add(site)
+            return head + text
+        return (
+            f"{head}  for {self._name()} defined at {defined}\n  all previously seen cache keys "
+            "differ. For the closest previous key:\n" + _explain(key, old_keys, names)
+        )
+
     def _dyn_leaf_names(self, args: tuple, dyn_kwargs: dict, static: tuple) -> list[str]:
         """The names of the dynamic leaves of a call, as JAX's errors give them."""
         skip = {k for k, _ in static if isinstance(k, int)}
@@ -794,12 +820,9 @@ class Jitted:
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         # a library function's own jit is not the user's: neither explained nor counted
-        if config.explain_cache_misses and cache and not self._library:
-            logger.warning(
-                "jit cache miss for %s: %s",
-                getattr(self._fun, "__name__", self._fun),
-                _explain(key, list(cache)),
-            )
+        if config.explain_cache_misses and not self._library:
+            names = self._dyn_leaf_names(args, kwargs, static)
+            logger.warning("%s", self._explain_miss(key, list(cache), names))
         if config.no_tracing:
             raise RuntimeError(
                 f"re-tracing function {self._name()} for `jit`, but 'no_tracing' is set"
@@ -956,36 +979,60 @@ def _hashable(v: Any) -> bool:
         return False
 
 
-def _explain(key: tuple, old_keys: list[tuple]) -> str:
-    """A one-line account of how `key` differs from the most similar cached key."""
+# where functions explained as never seen were defined (`Jitted._explain_miss`)
+_defined_sites: set[tuple[str, int]] = set()
+_WEAK_TYPES_DOC = "https://docs.jax.dev/en/latest/type_promotion.html#weak-types"
 
-    def diffs(old):
+
+def _explain(key: tuple, old_keys: list[tuple], names: list[str]) -> str:
+    """How `key` differs from the most similar cached key, in JAX's sections (different input
+    pytree, different input types, static arguments, tracing context), one ``*`` line a
+    difference."""
+
+    def short(k: tuple, weak: bool) -> str:
+        text = key_aval(k).str_short(short_dtypes=True)
+        if len(k) > 3:  # inside a shard_map body: the mesh axes it varies along
+            text += "{V:" + ",".join(map(str, sorted(k[3]))) + "}"
+        return text + (f"{{weak_type={k[2]}}}" if weak else "")
+
+    def diffs(old: tuple) -> list[str]:
         out = []
         if old[0] != key[0]:
-            out.append(f"input tree {old[0]} -> {key[0]}")
-        for i, (a, b) in enumerate(zip(old[1], key[1])):
-            if a != b:
-                parts = []
-                if a[0] != b[0]:
-                    parts.append(f"shape {a[0]} -> {b[0]}")
-                if a[1] != b[1]:
-                    parts.append(f"dtype {a[1]} -> {b[1]}")
-                if a[2] != b[2]:
-                    parts.append(f"weak_type {a[2]} -> {b[2]}")
-                if a[3:4] != b[3:4]:  # inside a shard_map body: the mesh axes it varies along
-                    va, vb = (sorted(k[3]) if len(k) > 3 else [] for k in (a, b))
-                    parts.append(f"vma {va} -> {vb}")
-                out.append(f"leaf {i} " + ", ".join(parts))
-        if old[2] != key[2]:
-            out.append(f"static args {old[2]!r} -> {key[2]!r}")
+            out.append(f"  different input pytree:\n  * now {key[0]} and before {old[0]}")
+        else:
+            leaves = [
+                f"  * at {names[i] if i < len(names) else f'args[{i}]'}, now "
+                f"{short(b, a[2] != b[2])} and before {short(a, a[2] != b[2])}"
+                + (f"\n    see {_WEAK_TYPES_DOC}" if a[2] != b[2] else "")
+                for i, (a, b) in enumerate(zip(old[1], key[1]))
+                if a != b
+            ]
+            if leaves:
+                out.append("  different input types:\n" + "\n".join(leaves))
+        if old[2] != key[2] or old[7] != key[7]:
+            out.append(
+                "  different value of static args:\n"
+                f"  * now {_static_text(key)} and before {_static_text(old)}"
+            )
         if old[3] != key[3]:
-            out.append(f"config {old[3]} -> {key[3]}")
-        if old[7] != key[7]:
-            out.append(f"static arg types {old[7]} -> {key[7]}")
+            flags = [
+                f"  * jax_{name} differs: now {b} and before {a}"
+                for name, a, b in zip(config.trace_context_names(), old[3], key[3])
+                if a != b
+            ]
+            out.append(
+                "  Tracing context doesn't match, e.g. due to config or context manager.\n"
+                + "\n".join(flags)
+            )
         return out
 
-    best = min((diffs(k) for k in old_keys), key=len)
-    return "; ".join(best) or "(identical key)"
+    best = min((diffs(k) for k in old_keys), key=lambda d: sum(t.count("\n  * ") for t in d))
+    return "\n".join(best) or "  explanation unavailable! (an identical key)"
+
+
+def _static_text(key: tuple) -> str:
+    """A cache key's static arguments as JAX's explanation lists them: ``1.0, 'foo'``."""
+    return ", ".join(f"{k}={v!r}" if isinstance(k, str) else repr(v) for k, v in key[2])
 
 
 class ShardedJitted(Jitted):

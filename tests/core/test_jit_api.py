@@ -83,7 +83,73 @@ def test_explain_cache_misses_names_the_changed_argument(caplog):
     g(jnp.ones((32, 4)), jnp.ones(4))
     with core.config.override("explain_cache_misses", True), caplog.at_level(logging.WARNING):
         g(jnp.ones((16, 4)), jnp.ones(4))
-    assert "leaf 0 shape (32, 4) -> (16, 4)" in caplog.text
+    assert "  * at x, now f32[16,4] and before f32[32,4]" in caplog.text
+
+
+def _with_rank_promotion_warn(f):
+    with core.numpy_rank_promotion("warn"):
+        return f(0.0, 1.0)
+
+
+# (calls made before, the call explained, lines of JAX 0.10.2's explanation of it)
+CACHE_MISSES = [
+    ([], lambda f, g: f(jnp.float32(1.0), 1.0), ["  never seen function:"]),
+    (
+        [lambda f, g: f(np.float32(0), np.ones(1, np.float32))],
+        lambda f, g: f(np.float32(0), np.ones(2, np.float32)),
+        [
+            "  all previously seen cache keys differ. For the closest previous key:",
+            "  different input types:",
+            "  * at y, now f32[2] and before f32[1]",
+        ],
+    ),
+    (
+        [lambda f, g: f(jnp.float32(0), 1.0), lambda f, g: f(jnp.ones(2), 1.0)],
+        lambda f, g: f(0.0, 1.0),
+        ["  * at x, now f32[]{weak_type=True} and before f32[]{weak_type=False}"],
+    ),
+    (
+        [lambda f, g: f(0.0, 1.0)],
+        lambda f, g: _with_rank_promotion_warn(f),
+        [
+            "  Tracing context doesn't match, e.g. due to config or context manager.",
+            "  * jax_numpy_rank_promotion differs: now warn and before allow",
+        ],
+    ),
+    ([lambda f, g: g(0.0, 1.0, y=(2.0, 2.1))], lambda f, g: g(0.0, (1.0, 1.1), y=2.0),
+     ["  different input pytree:"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("before, call, lines", CACHE_MISSES)
+def test_explain_cache_misses_as_jax(caplog, before, call, lines):
+    def f(x, y):  # new functions: jit's caches are shared by the jits of one function
+        return x + y
+
+    def g(*args, **kwargs):
+        return args[0]
+
+    f, g = pyjit(f), pyjit(g)
+    for b in before:
+        b(f, g)
+    with core.config.override("explain_cache_misses", True), caplog.at_level(logging.WARNING):
+        call(f, g)
+    (record,) = caplog.records
+    text = record.getMessage().split("\n")
+    assert text[0].startswith("TRACING CACHE MISS at " + __file__)
+    assert all(line in text for line in lines), text
+
+
+def test_explain_cache_misses_of_a_function_made_again_on_its_line(caplog):
+    with core.config.override("explain_cache_misses", True), caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            pyjit(lambda x: 2 * x)(3)
+    first, second = (r.getMessage() for r in caplog.records)
+    assert "same line" not in first
+    assert second.endswith(
+        "  but seen another function defined on the same line; maybe the function is\n"
+        "  being re-defined repeatedly, preventing caching?"
+    )
 
 
 def test_log_compiles(caplog):
