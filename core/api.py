@@ -153,8 +153,8 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
             f"{type(primals).__name__} and {type(tangents).__name__}.\n"
             "jvp requires primals and tangents to be tuples or lists: write jvp(f, (x,), (t,))."
         )
-    p_leaves, p_tree = tree_util.tree_flatten(tuple(primals))
-    t_leaves, t_tree = tree_util.tree_flatten(tuple(tangents))
+    p_leaves, p_tree = tree_util.tree_flatten(primals)  # a tuple and a list differ, as in JAX
+    t_leaves, t_tree = tree_util.tree_flatten(tangents)
     if p_tree != t_tree:
         raise TypeError(
             "primal and tangent arguments to jax.jvp must have the same tree structure; "

@@ -81,6 +81,8 @@ class Tracer(ArrayBase):
         return int(self._concrete(lambda aval: errors.scalar_conversion(aval, "int")))
 
     def __index__(self) -> int:
+        if self.aval.ndim or self.aval.dtype.kind not in "iu":  # JAX's, before concreteness
+            raise errors.ScalarIndexError()
         return int(self._concrete(errors.TracerIntegerConversionError))
 
     # JAX converts no tracer to a float or complex, even one of a known value (`int`, `bool`

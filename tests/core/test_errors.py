@@ -1,6 +1,8 @@
 """Errors that teach: each misuse raises its own class (a subclass of the matching built-in)
 whose message names the problem and the fix."""
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -113,6 +115,22 @@ TRANSFORM_ERRORS = [
     (lambda: vmap(2), TypeError, "Expected a callable value, got 2"),
     (lambda: core.jacfwd(None), TypeError, "Expected a callable value, got None"),
     (lambda: core.jvp(1, (1.0,), (1.0,)), TypeError, "Expected a callable value, got 1"),
+    (
+        lambda: core.jvp(lambda x, y: x * y, (np.float32(2),), [np.float32(2)]),
+        TypeError,
+        "primal and tangent arguments to jax.jvp must have the same tree structure; primals "
+        "have tree structure PyTreeDef((*,)) whereas tangents have tree structure "
+        "PyTreeDef([*]).",
+    ),
+    *[
+        (
+            lambda x=x, f=f: core.jit(f)(x),
+            TypeError,
+            "Only integer scalar arrays can be converted to a scalar index.",
+        )
+        for x in (jnp.arange(3), jnp.float32(0), jnp.zeros(0, "int32"))
+        for f in (operator.index, hex)
+    ],
     (
         lambda: core.jit(staticmethod(abs)),
         TypeError,
