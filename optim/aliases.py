@@ -10,8 +10,6 @@ function of the params; the usual recipe excludes biases and norm scales::
     tx = optim.adamw(1e-3, weight_decay=1e-2, mask=mask)
 """
 
-from __future__ import annotations
-
 import functools
 import warnings
 from typing import Any

@@ -9,8 +9,6 @@
 - MADGRAD (Defazio & Jelassi, 2021): dual averaging with a cube-root preconditioner.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 

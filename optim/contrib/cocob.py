@@ -4,8 +4,6 @@ Each coordinate bets a fraction of its accumulated "reward" on the sign of the s
 gradients; `alpha` bounds the bet early on, `eps` is the initial gradient-scale estimate.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 

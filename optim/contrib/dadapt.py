@@ -6,8 +6,6 @@ correlation of past gradients with the distance travelled, and scale an Adam ste
 `learning_rate` argument multiplies that estimate (keep it at 1, or use it as a schedule).
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 import core.numpy as jnp

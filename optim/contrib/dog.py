@@ -5,8 +5,6 @@ the initial parameters so far (started at `r_epsilon`, chosen by `init_step`); D
 gradient norms by the squared distance estimate.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 

@@ -8,8 +8,6 @@ current gradient's SVD every `update_proj_gap` steps. Leaves of rank < 2 (biases
 the base optimizer unprojected.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple

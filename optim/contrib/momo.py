@@ -6,8 +6,6 @@ bound of the loss (0 for most losses), optionally adapted online. `update` needs
 `tx.update(grads, state, params, value=loss)`.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 import numpy as np

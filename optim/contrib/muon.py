@@ -8,8 +8,6 @@ higher rank are reshaped to (batch, reduction, output) by `MuonDimensionNumbers`
 it to 2-D parameters (or those given dimension numbers) and AdamW to the rest, via `partition`.
 """
 
-from __future__ import annotations
-
 import functools
 import math
 from collections.abc import Callable, Sequence

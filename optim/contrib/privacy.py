@@ -7,8 +7,6 @@ and divides by the batch size. `optim.dpsgd` (also top-level, as in Optax) chain
 momentum and the learning rate.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from core import random, tree_util

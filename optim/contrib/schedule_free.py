@@ -7,8 +7,6 @@ optimizer sees are `y`; evaluate the model at `x = schedule_free_eval_params(sta
 Turn the base optimizer's own momentum off (`adam(lr, b1=0.0)`, `sgd(lr)`).
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 import core.numpy as jnp

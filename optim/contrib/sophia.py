@@ -6,8 +6,6 @@ estimator `E[v * (H v)]` with Rademacher `v`, which needs the objective: pass `o
 `[-clip_threshold, clip_threshold]`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 

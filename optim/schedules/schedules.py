@@ -173,9 +173,13 @@ def cosine_decay_schedule(
             f"decay_steps={decay_steps}."
         )
 
+    # Python ints become floats (Optax's way) so that steps past int32 do not overflow
+    steps = float(decay_steps) if isinstance(decay_steps, int) else decay_steps
+
     def schedule(count):
-        count = jnp.minimum(count, decay_steps)
-        cosine = 0.5 * (1 + jnp.cos(math.pi * count / decay_steps))
+        count = float(count) if isinstance(count, int) else count
+        count = jnp.minimum(count, steps)
+        cosine = 0.5 * (1 + jnp.cos(math.pi * count / steps))
         return init_value * ((1 - alpha) * cosine**exponent + alpha)
 
     return schedule

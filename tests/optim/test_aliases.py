@@ -1,6 +1,7 @@
 """Every alias: Optax's defaults, 20-step trajectories equal to the NumPy reference of the
 published rule, known answers recorded from Optax, and convergence under `core.jit` on a
-parabola and Rosenbrock without recompiling on the second call."""
+parabola and Rosenbrock without recompiling on the second call; `learning_rate` annotated with
+the `ScalarOrSchedule` object where Optax's is."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 import core
 import core.numpy as jnp
 import optim
+import optim.contrib
 from tests.optim import cases
 from tests.optim.reference import run
 
@@ -210,6 +212,31 @@ def test_optax_defaults(name):
     params = inspect.signature(getattr(optim, name)).parameters
     for arg, default in DEFAULTS[name].items():
         assert params[arg].default == default, f"{name}({arg}=...)"
+
+
+# Optax 0.2.8: the aliases whose `learning_rate` is annotated `base.ScalarOrSchedule` (the
+# annotation object itself, which Optax's tests read to know an alias accepts a schedule), and
+# those annotated otherwise (`ScalarOrSchedule | None`, `float`).
+SCHEDULE_ANNOTATED = {
+    optim: "adabelief adagrad adam adamax adamaxw adamw adan amsgrad fromage lamb lars lion nadam "
+    "nadamw noisy_sgd novograd optimistic_adam_v2 optimistic_gradient_descent radam rmsprop sgd "
+    "sign_sgd signum yogi",
+    optim.contrib: "acprop ademamix adopt cocob dadapt_adamw dog dowg dpsgd galore madgrad momo "
+    "momo_adam muon prodigy scale_by_madgrad schedule_free simplified_ademamix sophia",
+}
+OTHERWISE_ANNOTATED = (
+    "adadelta adafactor lbfgs optimistic_adam rprop scale_by_learning_rate scale_by_rprop sm3"
+)
+
+
+@pytest.mark.parametrize(
+    "module, name, annotated",
+    [(m, n, True) for m, names in SCHEDULE_ANNOTATED.items() for n in names.split()]
+    + [(optim, n, False) for n in OTHERWISE_ANNOTATED.split()],
+)
+def test_learning_rate_annotation_is_optax_schedule_type(module, name, annotated):
+    annotation = inspect.signature(getattr(module, name)).parameters["learning_rate"].annotation
+    assert (annotation is optim.base.ScalarOrSchedule) == annotated
 
 
 def test_alias_is_a_chain_with_named_states():

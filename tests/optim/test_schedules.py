@@ -201,3 +201,23 @@ def test_onecycle_without_steps_error_is_optaxs(make):
     assert str(info.value).split("\n")[0] == (
         "A linear onecycle schedule was set with a non-positive `transition_steps`"
     )
+
+
+# decay_steps and counts past int32, eager and under jit (values from Optax 0.2.8, which turns
+# Python ints into floats for this).
+@pytest.mark.parametrize(
+    "schedule, count, want",
+    [
+        (
+            optim.cosine_decay_schedule(1000.0, int(1e10), alpha=0.0, exponent=1),
+            int(1e9),
+            975.52826,
+        ),
+        (optim.warmup_cosine_decay_schedule(0.0, 1.0, 10, int(1e10)), int(2e9), 0.9045084714889526),
+    ],
+)
+def test_cosine_schedules_take_python_ints_past_int32(schedule, count, want):
+    for fn in (schedule, core.jit(schedule)):
+        got = fn(count)
+        assert got.dtype == jnp.float32
+        np.testing.assert_allclose(got, want, rtol=1e-6)
