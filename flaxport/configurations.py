@@ -6,10 +6,11 @@ the defaults; flags that only tune Flax's machinery (traceback filtering, profil
 the C++ helpers, reprs) and NNX-only flags take any value without effect,
 ``flax_use_orbax_checkpointing`` off makes `train.checkpoints.save_checkpoint` write Flax's
 legacy msgpack format (on, numbax's npz stands in for Orbax's directories),
-and the flags that would change what a program computes or names (``flax_preserve_adopted_names``,
-``flax_pytree_module``) accept only their default (other values raise ``NotImplementedError``);
-``flax_fix_rng_separator`` (the hashing of RNG paths in ``nn.scope``) and
-``flax_return_frozendict`` (``init``/``apply`` returning ``FrozenDict``s) are implemented.
+and ``flax_pytree_module``, which would change what a program computes, accepts only its
+default (other values raise ``NotImplementedError``); ``flax_fix_rng_separator`` (the hashing
+of RNG paths in ``nn.scope``), ``flax_return_frozendict`` (``init``/``apply`` returning
+``FrozenDict``s) and ``flax_preserve_adopted_names`` (``nn.module``'s adoption naming) are
+implemented.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from core.packages import numbax_package
-from nn import scope
+from nn import module, scope
 from nn.errors import ConfigValueNotImplementedError, UnknownConfigOptionError
 
 checkpoints = importlib.import_module(f"{numbax_package('train').__name__}.checkpoints")
@@ -43,10 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "nnx_graph_updates": True,
 }
 # Flags whose other values would change results; numbax implements only the default.
-_SEMANTIC = (
-    "flax_preserve_adopted_names",
-    "flax_pytree_module",
-)
+_SEMANTIC = ("flax_pytree_module",)
 
 
 class Config:
@@ -74,6 +72,8 @@ class Config:
             raise UnknownConfigOptionError(name)
         if name in _SEMANTIC and value != DEFAULTS[name]:
             raise ConfigValueNotImplementedError(name, value, DEFAULTS[name])
+        if name == "flax_preserve_adopted_names":
+            module.set_preserve_adopted_names(value)
         if name == "flax_fix_rng_separator":
             scope.set_rng_separator(value)
         if name == "flax_return_frozendict":

@@ -621,6 +621,36 @@ class MethodNotCallableError(FlaxError, TypeError):
         )
 
 
+class BoundModuleHashError(FlaxError, TypeError):
+    """``hash()`` of a bound module (one holding variables, which change under it).
+
+    Failing code: ``{model.bind(variables): 1}``, or a bound module as a ``jax.jit`` static
+    argument. Fix: hash the unbound module (``model.unbind()[0]``, or the ``model`` given to
+    ``init``), or key on ``id(module)``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Can't call __hash__ on modules that hold variables.\n"
+            "Hash the unbound module (module.unbind()[0]) or key on id(module)."
+        )
+
+
+class UnhashableModuleError(FlaxError, TypeError):
+    """``hash()`` of a module with an unhashable field (a list, a dict, an array...).
+
+    Failing code: ``hash(Foo(sizes=[1, 2]))``. Fix: use hashable field values (a tuple for a
+    list, a ``FrozenDict`` for a dict).
+    """
+
+    def __init__(self, module: Any):
+        super().__init__(
+            "Failed to hash Flax Module.  The module probably contains unhashable attributes.  "
+            f"Module={module}\nGive the fields hashable values: tuples for lists, FrozenDict "
+            "for dicts."
+        )
+
+
 class ArgumentTwiceError(FlaxError, ValueError):
     """A setting was given both at construction and at call time (``merge_param``).
 

@@ -13,12 +13,8 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import core
 from core import tree_util
-from core.interpreters import finish
-from core.interpreters.partial_eval import JaxprTrace
-from core.trace import current_trace, set_current_trace
-from nn import errors, transforms
+from nn import partial_eval, transforms
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, LazyRng, Scope
 from nn.transforms.packing import _Lift, _split_axes, broadcast
@@ -406,23 +402,8 @@ def lazy_init(
     """
     init_fn = scope_lib.init(fn, mutable, flags)
 
-    def is_struct(x):
-        return isinstance(x, core.ShapeDtypeStruct)
-
     def wrapper(rngs: Any, *args: Any, **kwargs: Any) -> Any:
-        trace = JaxprTrace(current_trace(), stage_all=False)
-
-        def abstract(x):
-            return trace.new_arg(core.ShapedArray(x.shape, x.dtype)) if is_struct(x) else x
-
-        args, kwargs = tree_util.tree_map(abstract, (args, kwargs), is_leaf=is_struct)
-        with set_current_trace(trace):
-            _, variables = init_fn(rngs, *args, **kwargs)
-        for path, leaf in tree_util.tree_leaves_with_path(variables):
-            if trace.is_own(leaf):
-                raise errors.LazyInitValueError(tree_util.keystr(path))
-        finish(trace)
-        return variables
+        return partial_eval.lazy_init(lambda *a, **k: init_fn(rngs, *a, **k)[1])(*args, **kwargs)
 
     return wrapper
 

@@ -27,14 +27,14 @@ import functools
 import inspect
 import itertools
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NoReturn, TypeVar
 
 import core.numpy as jnp
 from core import dtypes as core_dtypes
 from core import source_info, tree_util
-from core.avals import ShapeDtypeStruct
-from nn import errors
+from nn import errors, partial_eval
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, DenyList, Scope
 from nn.variables import Variable
@@ -43,8 +43,19 @@ M = TypeVar("M", bound="Module")
 
 
 class _Unspecified:
+    """The default of ``parent``: one object, kept by copies and pickles (as Flax's)."""
+
     def __repr__(self) -> str:
         return "<unspecified parent>"
+
+    def __copy__(self) -> _Unspecified:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> _Unspecified:
+        return self
+
+    def __reduce__(self) -> str:
+        return "_unspecified_parent"  # pickled by reference to this module's global
 
 
 _unspecified_parent = _Unspecified()
@@ -61,6 +72,19 @@ class _Context(threading.local):
 
 _context = _Context()
 _use_named_call = True  # Flax's config.flax_profile default
+_preserve_adopted_names = False  # Flax's config.flax_preserve_adopted_names default
+
+
+def set_preserve_adopted_names(flag: bool) -> None:
+    """Sets Flax's ``flax_preserve_adopted_names``: a named module passed in from outside keeps
+    its name when adopted (``Bar(sub=Foo(name='foo'))`` has ``foo``, else ``sub``); a module
+    class overrides it with a ``preserve_adopted_names`` class attribute.
+
+    Args:
+      flag: the new setting (default ``False``).
+    """
+    global _preserve_adopted_names
+    _preserve_adopted_names = bool(flag)
 
 
 def _attr_repr(value: Any) -> str:
@@ -92,6 +116,21 @@ def _module_repr(module: Module, num_spaces: int = 4) -> str:
     pad = " " * num_spaces
     body = "".join(pad + line + "\n" for line in rep.split("\n")[:-1])
     return f"{type(module).__name__}(\n{body})"
+
+
+class _ParentDescriptor:
+    """``module.parent``, held by a weak reference when it is a module (as Flax's), so a child
+    and the parent that lists it in its children form no reference cycle: a bound tree is freed
+    as soon as the call returns, and ``checking_leaks()`` sees no tracer kept alive by one."""
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return _unspecified_parent
+        parent = obj.__dict__.get("_parent_ref", _unspecified_parent)
+        return parent() if isinstance(parent, weakref.ReferenceType) else parent
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__["_parent_ref"] = weakref.ref(value) if isinstance(value, Module) else value
 
 
 class _State:
@@ -275,7 +314,10 @@ def _map_over_modules(fn: Callable[[str, Any], Any], tree: Any, suffix: str = ""
     ``suffix`` is ``'_' + '_'.join(path)``, Flax's naming of modules held in containers.
     """
     if isinstance(tree, Mapping):
-        return {k: _map_over_modules(fn, v, f"{suffix}_{k}") for k, v in tree.items()}
+        # visited in Flax's order (keys sorted as strings), so the first holder of a module
+        # shared by several keys names it; the dict keeps its own order
+        done = {k: _map_over_modules(fn, tree[k], f"{suffix}_{k}") for k in sorted(tree, key=str)}
+        return {k: done[k] for k in tree}
     if isinstance(tree, (list, tuple)) and not hasattr(tree, "_fields"):
         return tuple(_map_over_modules(fn, v, f"{suffix}_{i}") for i, v in enumerate(tree))
     return fn(suffix, tree) if isinstance(tree, Module) else tree
@@ -305,6 +347,25 @@ _NEVER_WRAPPED = {
     "__getattr__",
     "__init_subclass__",
 }
+
+
+def _wrap_hash(hash_fn: Callable[[Any], int]) -> Callable[[Any], int]:
+    """A module's ``__hash__`` refusing bound modules (their variables change) and naming the
+    unhashable field, as Flax's."""
+    if getattr(hash_fn, "module_hash_wrapped", False):
+        return hash_fn
+
+    @functools.wraps(hash_fn)
+    def __hash__(self) -> int:
+        if self.scope is not None:
+            raise errors.BoundModuleHashError()
+        try:
+            return hash_fn(self)
+        except TypeError as cause:
+            raise errors.UnhashableModuleError(self) from cause
+
+    __hash__.module_hash_wrapped = True
+    return __hash__
 
 
 def _takes_an_argument(fn: Callable) -> bool:
@@ -362,6 +423,9 @@ class Module:
         own = cls.__dataclass_fields__
         for last in ("parent", "name"):
             own[last] = own.pop(last)
+        if cls.__hash__ is not None:
+            cls.__hash__ = _wrap_hash(cls.__hash__)
+        cls.parent = _ParentDescriptor()
         positional = sum(f.init and not f.kw_only for f in own.values())
         cls.__init__ = cls._wrap_init(
             cls.__dict__["__init__"], positional if generated_init else None
@@ -463,15 +527,22 @@ class Module:
         # One clone per original module per tree, so sharing by reference survives adoption.
         cache = self.scope.root.adopted if self.scope is not None else {}
 
+        preserve = getattr(type(self), "preserve_adopted_names", _preserve_adopted_names)
+
         def adopt(suffix: str, sub: Module) -> Module:
+            adopted_name = None
             if sub.parent is None or (sub.scope is None and sub.parent is not self):
-                # A module made elsewhere (unbound): adopt a clone, named after the attribute.
-                if sub._id not in cache:
-                    cache[sub._id] = sub.clone(name=None)
-                sub = cache[sub._id]
+                # A module made elsewhere (unbound): adopt a clone, named after the attribute
+                # (or keeping its own name under Flax's preserve_adopted_names).
+                if preserve:
+                    adopted_name = sub.name
+                clone = cache.get(sub._id)
+                if clone is None:
+                    clone = cache[sub._id] = sub.clone(name=None)
+                sub = clone
             if sub.name is None:
                 object.__setattr__(sub, "parent", self)
-                object.__setattr__(sub, "name", f"{name}{suffix}")
+                object.__setattr__(sub, "name", adopted_name or f"{name}{suffix}")
                 queue.append(sub)
             return sub
 
@@ -840,7 +911,10 @@ class Module:
 
     # -- init / apply --------------------------------------------------------------------------
 
-    def _method_fn(self, method: Callable | str | None) -> Callable:
+    def _method_fn(self, method: Callable | str | None, submodule: bool = False) -> Callable:
+        """The function ``init``/``apply`` run for ``method``; ``submodule``: a name of a
+        submodule attribute runs that submodule (``apply(..., method='encoder')``, as Flax's
+        ``apply``)."""
         if method is None:
             if not any("__call__" in vars(c) for c in type(self).__mro__):
                 return self._missing_attribute("__call__")  # Flax's AttributeError
@@ -851,6 +925,8 @@ class Module:
             name, method = method, getattr(self, method)
             if not callable(method):
                 raise errors.MethodNotCallableError(type(self).__name__, name, method)
+            if submodule and isinstance(method, Module):
+                return functools.partial(_call_attribute, name)
         if inspect.ismethod(method) and isinstance(method.__self__, Module):
             method = method.__func__
         # as Flax: a function without a parameter for the module is not a method either
@@ -888,7 +964,7 @@ class Module:
         if rngs is not None:
             _check_rngs_arg(self, rngs, "apply")
         return apply(
-            self._method_fn(method),
+            self._method_fn(method, submodule=True),
             self,
             mutable=mutable,
             capture_intermediates=capture_intermediates,
@@ -956,9 +1032,8 @@ class Module:
     ) -> dict:
         """``init`` from input shapes: arguments may be ``core.ShapeDtypeStruct``.
 
-        Shape structs are replaced by zeros of their shape and dtype (Flax skips the compute that
-        does not reach a variable instead; the variables are the same unless an initializer
-        reads the input's values).
+        What needs a struct argument's values is staged, never run (``nn.partial_eval``), so
+        only the variables' initializers run, whatever the input's size.
 
         Args:
           rngs: a key (used for ``'params'``) or ``{stream: key}``.
@@ -970,18 +1045,17 @@ class Module:
         Returns:
           The variable dict, each dict's keys sorted as in Flax (whose variables come out of a
           JAX trace, rebuilt by ``tree_unflatten``).
+
+        Raises:
+          LazyInitValueError: (a ``LazyInitError``) a variable depends on a struct's values.
         """
 
-        def concrete(x: Any) -> Any:
-            if isinstance(x, ShapeDtypeStruct):
-                return jnp.zeros(x.shape, x.dtype)
-            return x
+        _require_instance(self, "lazy_init")
 
-        args, kwargs = tree_util.tree_map(
-            concrete, (args, kwargs), is_leaf=lambda x: isinstance(x, ShapeDtypeStruct)
-        )
-        variables = self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
-        return tree_util.tree_map(lambda x: x, variables)
+        def lazy_wrapper(*args: Any, **kwargs: Any) -> dict:
+            return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
+
+        return partial_eval.lazy_init(lazy_wrapper)(*args, **kwargs)
 
     def tabulate(
         self,
@@ -1070,6 +1144,11 @@ class _CompactNameScope(Module):
     @compact
     def __call__(self, *args, **kwargs) -> Any:
         return self.fn(self.module_fn(), *args, **kwargs)
+
+
+def _call_attribute(name: str, module: Module, *args, **kwargs) -> Any:
+    """Calls the submodule held in ``module``'s attribute ``name``."""
+    return getattr(module, name)(*args, **kwargs)
 
 
 def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Callable:

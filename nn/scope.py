@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Union
 
@@ -276,7 +277,8 @@ class Scope:
         self.flags = dict(flags or {})
         self.rng_counters = _RngCounters()
         self.reservations: dict[str, set] = {}
-        self.adopted: dict[int, Any] = {}  # (root only) clones of adopted modules, by id
+        # (root only) clones of adopted modules, by id; weak, as a clone holds this scope
+        self.adopted: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
     @property
     def root(self) -> Scope:

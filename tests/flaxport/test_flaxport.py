@@ -156,6 +156,9 @@ def test_flax_config_flags():
         config.update("flax_no_such_flag", 1)
     with pytest.raises(NotImplementedError, match="flax_pytree_module"):
         config.update("flax_pytree_module", False)
+    with config.temp_flip_flag("preserve_adopted_names", True):
+        assert flaxport.linen.module._preserve_adopted_names is True
+    assert flaxport.linen.module._preserve_adopted_names is False
 
 
 def test_flax_use_orbax_checkpointing_off_writes_flaxs_legacy_msgpack(tmp_path):

@@ -1245,3 +1245,138 @@ def test_errors_start_with_flaxs_first_line(call, error, first_line):
     lines = str(info.value).split("\n")
     assert lines[0] == first_line
     assert len(lines) > 1 and lines[1]  # numbax's fix
+
+
+class _Wide(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return x @ self.param("kernel", nn.initializers.lecun_normal(), (x.shape[-1], 3))
+
+
+def test_lazy_init_runs_no_compute_on_the_input():
+    """A 2**30 x 4 input would need 16 GiB: only the initializer runs (Flax 0.12.8's kernel)."""
+    big = core.ShapeDtypeStruct((1 << 30, 4), jnp.float32)
+    v = _Wide().lazy_init(random.key(0), big)
+    np.testing.assert_allclose(v["params"]["kernel"][0], [0.0413083, -0.8247015, -0.8536315])
+
+
+def test_lazy_init_refuses_a_variable_made_from_the_input():
+    class Copy(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return x * self.param("k", lambda _: x)
+
+    with pytest.raises(errors.LazyInitError, match="depends on a ShapeDtypeStruct"):
+        Copy().lazy_init(random.key(0), core.ShapeDtypeStruct((8, 4), jnp.float32))
+
+
+@pytest.mark.parametrize(
+    "module, error, first_line",
+    [
+        (nn.Dense(3).bind({}), errors.BoundModuleHashError, "Can't call __hash__ on modules"),
+        (nn.Dense([3]), errors.UnhashableModuleError, "Failed to hash Flax Module.  The module"),
+    ],
+)
+def test_hash_refuses_bound_and_unhashable_modules(module, error, first_line):
+    with pytest.raises(TypeError, match=first_line) as info:
+        hash(module)
+    assert type(info.value) is error
+    assert hash(nn.Dense(3)) == hash(nn.Dense(3))
+
+
+def test_unspecified_parent_survives_copies():
+    import copy
+
+    sentinel = nn.module._unspecified_parent
+    assert copy.copy(sentinel) is sentinel and copy.deepcopy(sentinel) is sentinel
+    assert copy.deepcopy(nn.Dense(3)).parent is sentinel
+
+
+def test_apply_method_names_a_submodule_field():
+    class Foo(nn.Module):
+        bar: nn.Module
+
+        @nn.compact
+        def __call__(self, x):
+            return self.bar(x) * 2
+
+    foo = Foo(nn.Dense(3))
+    v = foo.init(random.PRNGKey(0), jnp.ones(2))
+    np.testing.assert_allclose(
+        foo.apply(v, jnp.ones(2), method="bar"), [-0.84413594, -0.50020087, 0.07452309], rtol=1e-6
+    )
+
+
+def test_a_module_shared_in_a_dict_field_is_named_by_the_first_sorted_key():
+    class A(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            c = self.variable("counter", "i", jnp.zeros, ())
+            c.value += 1
+            return nn.Dense(1)(x)
+
+    class B(nn.Module):
+        A: dict
+
+        @nn.compact
+        def __call__(self, x):
+            return self.A["foo"](x) + self.A["bar"](x) + self.A["baz"](x)
+
+    a = A()
+    b = B({"foo": a, "bar": a, "baz": a})
+    p = b.init(random.key(0), jnp.ones((2, 2)))
+    assert shapes(p["params"]) == {"A_bar": {"Dense_0": {"bias": (1,), "kernel": (2, 1)}}}
+    _, counters = b.apply(p, jnp.ones((2, 2)), mutable="counter")
+    assert counters == {"counter": {"A_bar": {"i": 6.0}}}
+
+
+class _Sub(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return x + self.param("p", nn.initializers.ones, x.shape)
+
+
+class _Holder(nn.Module):
+    sub: nn.Module
+
+    def __call__(self, x):
+        return self.sub(x)
+
+
+class _KeepingHolder(_Holder):
+    preserve_adopted_names = True
+
+
+@pytest.mark.parametrize(
+    "flag, holder, sub, name",
+    [
+        (False, _Holder, _Sub(name="foo"), "sub"),
+        (False, _KeepingHolder, _Sub(name="foo"), "foo"),
+        (True, _Holder, _Sub(name="foo"), "foo"),
+        (True, _Holder, _Sub(), "sub"),
+    ],
+)
+def test_preserve_adopted_names(flag, holder, sub, name):
+    nn.module.set_preserve_adopted_names(flag)
+    try:
+        params = holder(sub).init(random.key(0), jnp.zeros(1))["params"]
+    finally:
+        nn.module.set_preserve_adopted_names(False)
+    assert list(params) == [name]
+
+
+def test_init_and_apply_under_jit_and_vmap_leak_no_tracer():
+    """A module's parent is held weakly (as Flax's), so the bound tree is no reference cycle
+    keeping tracers alive: the leak check finds none even with the collector switched off."""
+    import gc
+    from unittest import mock
+
+    model = nn.Sequential([nn.Dense(3)])
+
+    @core.jit
+    def sample(keys, x):
+        return core.vmap(lambda k: model.apply(model.init(k, x), x))(keys)
+
+    with mock.patch.object(gc, "collect", return_value=0), core.checking_leaks():
+        out = sample(random.split(random.key(23), 4), jnp.ones((2, 5)))
+    assert out.shape == (4, 2, 3)
