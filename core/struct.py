@@ -69,7 +69,7 @@ def dataclass(clz: _T | None = None, **kwargs: Any) -> _T | Callable[[_T], _T]:
     """
     if clz is None:
         return lambda c: dataclass(c, **kwargs)
-    if "_struct_dataclass" in clz.__dict__:
+    if "_flax_dataclass" in clz.__dict__:
         return clz
     kwargs.setdefault("frozen", True)
     data_clz = dataclasses.dataclass(**kwargs)(clz)
@@ -78,7 +78,7 @@ def dataclass(clz: _T | None = None, **kwargs: Any) -> _T | Callable[[_T], _T]:
         (data_fields if f.metadata.get("pytree_node", True) else meta_fields).append(f.name)
     data_clz.replace = _replace
     register_dataclass(data_clz, data_fields, meta_fields)
-    data_clz._struct_dataclass = True
+    data_clz._flax_dataclass = True  # Flax's marker of a struct dataclass, under its name
     return data_clz
 
 

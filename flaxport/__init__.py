@@ -15,6 +15,8 @@ Flax                                  numbax
 ``flax.linen.fp8_ops``                ``nn.fp8_ops``
 ``flax.core`` (``FrozenDict``...)     ``nn.core``
 ``flax.core.frozen_dict``             ``nn.frozen_dict``
+``flax.core.nn`` (functional layers)  ``nn.core_nn``
+``flax.core.partial_eval``            ``nn.partial_eval``
 ``flax.core.lift``                    ``nn.lift``
 ``flax.core.tracers``                 ``nn.tracers``
 ``flax.core.meta``                    ``nn.meta``
@@ -24,6 +26,7 @@ Flax                                  numbax
 ``flax.traverse_util``                ``nn.traverse_util``
 ``flax.cursor``                       ``nn.cursor``
 ``flax.errors``                       ``nn.errors``
+``flax.ids``                          ``nn.ids``
 ``flax.training``                     ``train``
 ``flax.training.train_state``         ``train.train_state``
 ``flax.training.checkpoints``         ``train.checkpoints``
@@ -63,6 +66,9 @@ ALIASES = {
     "linen.fp8_ops": "nn.fp8_ops",
     "core": "nn.core",
     "core.frozen_dict": "nn.frozen_dict",
+    "core.nn": "nn.core_nn",
+    "core.nn.linear": "nn.core_nn",
+    "core.partial_eval": "nn.partial_eval",
     "core.lift": "nn.lift",
     "core.tracers": "nn.tracers",
     "core.meta": "nn.meta",
@@ -72,6 +78,7 @@ ALIASES = {
     "traverse_util": "nn.traverse_util",
     "cursor": "nn.cursor",
     "errors": "nn.errors",
+    "ids": "nn.ids",
     "typing": "nn.typing",
     "training": "train",
     "training.train_state": "train.train_state",

@@ -25,7 +25,6 @@ import contextlib
 import dataclasses
 import functools
 import inspect
-import itertools
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping
@@ -34,7 +33,7 @@ from typing import Any, NoReturn, TypeVar
 import core.numpy as jnp
 from core import dtypes as core_dtypes
 from core import source_info, tree_util
-from nn import errors, partial_eval
+from nn import errors, ids, partial_eval
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, DenyList, Scope
 from nn.variables import Variable
@@ -59,7 +58,6 @@ class _Unspecified:
 
 
 _unspecified_parent = _Unspecified()
-_ids = itertools.count()
 
 
 class _Context(threading.local):
@@ -475,7 +473,7 @@ class Module:
 
     def _finish_init(self) -> None:
         object.__setattr__(self, "_state", _State())
-        object.__setattr__(self, "_id", next(_ids))
+        object.__setattr__(self, "_id", ids.uuid())
         if self.parent is _unspecified_parent:
             object.__setattr__(self, "parent", _context.module_stack[-1])
         self._attach()

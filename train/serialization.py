@@ -87,8 +87,8 @@ def _handler_type(x: Any) -> type:
         return ty
     if isinstance(x, tuple) and hasattr(x, "_fields"):
         return _NamedTuple
-    if "_struct_dataclass" in ty.__dict__ or any(
-        "_struct_dataclass" in base.__dict__ for base in ty.__mro__
+    if "_flax_dataclass" in ty.__dict__ or any(
+        "_flax_dataclass" in base.__dict__ for base in ty.__mro__
     ):
         return _StructDataclass
     if isinstance(x, collections.abc.Mapping):

@@ -40,7 +40,15 @@ class ScalarType:
         return hash(self.dtype)
 
     def __getattr__(self, name: str) -> Any:
+        if "dtype" not in self.__dict__:  # a half-built copy looking up a protocol method
+            raise AttributeError(name)
         return getattr(self.__dict__["dtype"], name)
+
+    def __copy__(self) -> ScalarType:
+        return self  # one object per type, as JAX's classes
+
+    def __deepcopy__(self, memo: dict) -> ScalarType:
+        return self
 
     def __repr__(self) -> str:
         return f"<class 'core.numpy.{self.__name__}'>"

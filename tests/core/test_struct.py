@@ -87,6 +87,8 @@ def test_decorator_kwargs_and_idempotence():
     m.x = 2
     assert tu.tree_leaves(m) == [2]
     assert struct.dataclass(Model) is Model
+    # Flax's marker of a struct dataclass, which ported code tests for
+    assert Model._flax_dataclass is True and not hasattr(int, "_flax_dataclass")
 
 
 def test_field_metadata():

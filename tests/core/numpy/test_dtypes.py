@@ -152,6 +152,15 @@ def test_dtype_helpers():
     assert jnp.isscalar(3.0) and jnp.isscalar(jnp.array(1)) and not jnp.isscalar(jnp.ones(2))
 
 
+def test_scalar_types_survive_copies():
+    """As JAX's `jnp.float32` (a class), copies are the object itself, so `copy.deepcopy` of a
+    module or config holding a dtype works."""
+    import copy
+
+    assert copy.copy(jnp.float32) is jnp.float32
+    assert copy.deepcopy({"dtype": jnp.bfloat16})["dtype"] is jnp.bfloat16
+
+
 # JAX 0.10.2: Python ints that the target integer dtype cannot hold raise OverflowError (numpy
 # integer arrays wrap silently, as in JAX).
 _TOO_LARGE = "Python int {} too large to convert to {}"
