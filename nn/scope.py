@@ -312,8 +312,26 @@ class Scope:
             raise errors.NameInUseError(kind, name, "the module", self.path_text)
         self.reservations.setdefault(name, set()).add(col)
 
-    def push(self, name: str, reuse: bool = False) -> Scope:
-        """Returns the child scope ``name`` (reserving the name unless ``reuse``)."""
+    def default_name(self, prefix: str) -> str:
+        """The first name ``prefix0``, ``prefix1``... not yet taken in this scope."""
+        i = 0
+        while f"{prefix}{i}" in self.reservations:
+            i += 1
+        return f"{prefix}{i}"
+
+    def push(self, name: str | None = None, prefix: str = "", reuse: bool = False) -> Scope:
+        """Returns the child scope ``name`` (reserving the name unless ``reuse``).
+
+        Args:
+          name: the child's name (default: the first free ``prefix<i>``).
+          prefix: the prefix of a generated name.
+          reuse: return the existing child of that name instead of raising.
+
+        Returns:
+          The child scope.
+        """
+        if name is None:
+            name = self.default_name(prefix)
         if not (reuse and name in self.reservations):
             self.reserve(name)
         child = Scope(
@@ -328,6 +346,40 @@ class Scope:
         child.debug_path = self.debug_path + (name,)
         child.rng_counters = self.rng_counters.children.setdefault(name, _RngCounters())
         return child
+
+    def child(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        prefix: str | None = None,
+        named_call: bool = True,
+        **partial_kwargs: Any,
+    ) -> Callable[..., Any]:
+        """``fn`` with a child scope as its first argument (``scope.child(dense)(x, 3)``):
+        every call of the result runs in the same child, so its variables are reused.
+
+        Args:
+          fn: a function of a scope.
+          name: the child's name (default: ``<fn name>_<i>``, the first free one).
+          prefix: the prefix of a generated name (default: ``fn.__name__ + '_'``).
+          named_call: accepted for Flax compatibility (numbax's profiles name scopes anyway).
+          **partial_kwargs: keyword arguments bound to ``fn``.
+
+        Returns:
+          ``wrapper(*args, **kwargs)`` running ``fn(child, *args, **partial_kwargs, **kwargs)``.
+        """
+        del named_call
+        if name is None:
+            if prefix is None:
+                prefix = f"{fn.__name__}_" if hasattr(fn, "__name__") else ""
+            name = self.default_name(prefix)
+        child = self.push(name)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return fn(child.rewound(), *args, **{**partial_kwargs, **kwargs})
+
+        return wrapper
 
     # -- collections -------------------------------------------------------------------------
 

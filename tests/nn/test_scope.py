@@ -206,3 +206,21 @@ def test_init_takes_an_empty_rngs_dict():
     assert list(variables) == ["stats"]
     with pytest.raises(errors.MissingRngError, match='needs PRNG for "params"'):
         scope_lib.init(mlp)({}, jnp.ones((1, 2)))
+
+
+def _dense_no_bias(scope: Scope, x, features: int):
+    return x @ scope.param("kernel", lambda k, s: random.normal(k, s), (x.shape[-1], features))
+
+
+def test_child_binds_a_named_child_scope_reused_across_calls():
+    def f(scope, x):
+        first = scope.child(_dense_no_bias, prefix="dense_", features=3)
+        h = first(first(x))  # the same child, the same kernel twice
+        y = scope.child(_dense_no_bias, prefix="dense_")(h, 2)
+        return scope.child(_dense_no_bias, name="out")(y, 1)
+
+    y, v = scope_lib.init(f)(random.key(0), jnp.ones((1, 3)))
+    assert list(v["params"]) == ["dense_0", "dense_1", "out"]
+    np.testing.assert_allclose(y, [[-3.1440375]], rtol=1e-5)  # Flax 0.12.8's flax.core
+    _, v = scope_lib.init(lambda s, x: s.child(_dense_no_bias)(x, 1))(random.key(0), y)
+    assert list(v["params"]) == ["_dense_no_bias_0"]  # named after the function
