@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from core import errors
+from core import errors, ir
 from core.ad_util import Zero, ops
 from core.avals import ShapedArray, typed, vma_of
 from core.interpreters import check_live
@@ -77,6 +77,12 @@ class BatchTrace(Trace):
         self.axis_size = axis_size
         self.axis_name = axis_name
 
+    def reads_axis(self, params: dict) -> bool:
+        """Whether a collective on this trace's axis is in a jaxpr among `params`."""
+        return self.axis_name is not None and any(
+            _reads_axis(j, self.axis_name) for v in params.values() for j in ir.sub_jaxprs(v)
+        )
+
     def to_val_dim(self, x: Any) -> tuple[Any, int | None]:
         if isinstance(x, BatchTracer) and x._trace is self:
             return x.val, x.batch_dim
@@ -94,8 +100,14 @@ class BatchTrace(Trace):
                     out, out_dim = prim.batch(vals, dims, axis_trace=self, **params)
                 return self.box(out, out_dim, prim.multiple_results)
         if all(d is None for d in dims):
+            if not (vals and prim.higher_order and self.reads_axis(params)):
+                with set_current_trace(self.parent):
+                    return prim.bind(*vals, **params)
+            # a loop or call whose program reads this axis (`axis_index`, a `psum`) varies
+            # along it: batched as if its first operand were (JAX's rule for these primitives)
             with set_current_trace(self.parent):
-                return prim.bind(*vals, **params)
+                vals = (moveaxis(vals[0], None, 0, self.axis_size), *vals[1:])
+            dims = (0, *dims[1:])
         if prim.batch is None:
             raise errors.PrimitiveRuleError(prim.name, "batch")
         extra = {"axis_trace": self} if prim.higher_order else {}
@@ -247,6 +259,17 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
 
 # ---------------------------------------------------------------------------------------------
 # Helpers for rules
+
+
+def _reads_axis(jaxpr: ir.Jaxpr, name: Any) -> bool:
+    for eqn in jaxpr.eqns:
+        if eqn.prim.collective:
+            names = eqn.params.get("axis_name")
+            if name in (names if isinstance(names, (tuple, list)) else (names,)):
+                return True
+        if any(_reads_axis(j, name) for v in eqn.params.values() for j in ir.sub_jaxprs(v)):
+            return True
+    return False
 
 
 def batch_size(args: Sequence[Any], dims: Sequence[int | None]) -> int:

@@ -317,8 +317,29 @@ def _bind_branches_with(index, funs, operands, what, refs, scope) -> Any:
     else:
         funs = [lambda *a, fun=fun: ref_scope.bind_refs(scope, (), (), fun, *a)[0] for fun in funs]
     jaxprs, consts, leaves, out_tree = _trace_branches(funs, operands, what)
-    outs = cond_p.bind(index, *consts, *leaves, branches=tuple(jaxprs))
+    fwd = _forwarded_inputs(jaxprs)
+    jaxprs = [
+        ir.Jaxpr(j.constvars, j.invars, j.eqns, [v for v, f in zip(j.outvars, fwd) if f is None])
+        for j in jaxprs
+    ]
+    bound = cond_p.bind(index, *consts, *leaves, branches=tuple(jaxprs))
+    inputs, rest = [*consts, *leaves], iter(bound)
+    outs = [next(rest) if f is None else inputs[f] for f in fwd]
     return ref_scope.written_back(refs, tree_util.tree_unflatten(out_tree, outs))
+
+
+def _forwarded_inputs(jaxprs: Sequence[ir.Jaxpr]) -> list[int | None]:
+    """Per output, the input every branch returns unchanged (its position), else None. JAX's
+    `cond` returns such an operand itself, so it stays unbatched under `vmap` (`out_axes=None`
+    works) and is the very object passed in."""
+    fwd: list[int | None] = []
+    for i in range(len(jaxprs[0].outvars)):
+        found = set()
+        for j in jaxprs:
+            positions = {id(v): k for k, v in enumerate(j.invars)}
+            found.add(positions.get(id(j.outvars[i])))
+        fwd.append(found.pop() if len(found) == 1 else None)
+    return fwd
 
 
 def _concrete(x: Any) -> Any:
@@ -330,11 +351,16 @@ def _concrete(x: Any) -> Any:
 def _predicate_aval(pred: Any) -> Any:
     if pred is None:
         raise PredicateTypeError("cond predicate is None; pass a boolean or number scalar.")
-    try:
-        aval = get_aval(pred)
-    except TypeError:
+    if isinstance(pred, Sequence):
         raise PredicateTypeError(
             f"Pred must be a scalar, got {pred} of type {type(pred)}\nPass a boolean or "
+            "number scalar."
+        )
+    try:
+        aval = get_aval(pred)
+    except TypeError:  # JAX's words for a value that is no JAX type (a function, an object)
+        raise PredicateTypeError(
+            f"Pred type must be either boolean or number, got {pred}.\nPass a boolean or "
             "number scalar."
         ) from None
     if aval.shape != ():
@@ -423,7 +449,17 @@ def switch(
     branches = list(branches)
     if not branches:
         raise ValueError("Empty branch sequence")
-    aval = get_aval(index)
+    try:
+        aval = get_aval(index)
+    except TypeError:  # JAX's words for a sequence, a string, a function
+        shape = (
+            np.shape(index) if isinstance(index, Sequence) and not isinstance(index, str) else ()
+        )
+        if shape != ():
+            raise TypeError(f"Branch index must be scalar, got {index} of shape {shape}.") from None
+        raise TypeError(
+            f"Index type must be an integer, got {index}.\nPass an integer scalar."
+        ) from None
     if aval.shape != ():
         raise TypeError(
             f"Branch index must be scalar, got {np.asarray(index)} of shape {aval.shape}."

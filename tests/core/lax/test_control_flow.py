@@ -169,6 +169,40 @@ def test_scan_forwards_unchanged_carries_and_xs_as_jax(reverse, jitted):
     np.testing.assert_array_equal(seen, [1.0, 1.0, 2.0] if not reverse else [4.0, 3.0, 1.0])
 
 
+def test_cond_forwards_an_operand_every_branch_returns_as_jax():
+    """JAX 0.10.2's cond returns an operand that every branch passes through as the very
+    object given, outside the cond (its jaxpr below), so under vmap it stays unbatched."""
+    y = jnp.array(3.0)
+
+    def f(x, y):
+        return lax.cond(x < 3, lambda x, y: (x * 2, y), lambda x, y: (x * 3, y), x, y)
+
+    x2, y2 = core.vmap(f, in_axes=(0, None), out_axes=(0, None))(jnp.arange(3), y)
+    assert y2 is y
+    np.testing.assert_array_equal(x2, [0, 2, 4])
+    text = str(core.make_jaxpr(f)(1, y))  # JAX's: the branches return x only
+    assert text.endswith("] d a b\n  in (e, b) }") and text.count("in (h,) }") == 1
+    assert "in (k,) }" in text
+
+    def g(x, y):  # the scan's read-only carry is y itself, so the cond forwards it too
+        body = lambda _, y: lax.scan(lambda c, _: (c, None), y, None, length=1)[0]  # noqa: E731
+        return lax.cond(x < 0, body, body, x, y)
+
+    assert float(core.vmap(g, (0, None), None)(jnp.arange(3.0), 3.0)) == 3.0
+
+
+def test_a_loop_reading_the_vmapped_axis_is_batched_without_batched_operands():
+    # JAX 0.10.2: [0, 2, 2, 4]; the jitted loop's operand is unbatched (in_axes None)
+    def fun(x):
+        return lax.while_loop(lambda x: x < lax.axis_index("i"), lambda x: x + 2, x)
+
+    run = core.vmap(lambda _, x: core.jit(fun)(x), axis_name="i", in_axes=(0, None))
+    np.testing.assert_array_equal(run(np.zeros(4, np.int32), 0), [0, 2, 2, 4])
+    np.testing.assert_array_equal(
+        core.vmap(fun, axis_name="i")(np.zeros(4, np.int32)), [0, 2, 2, 4]
+    )
+
+
 def test_a_promoted_forwarded_carry_comes_back_promoted():
     # the weak int 0 becomes a float32 carry (the body's cast): JAX returns the converted value
     carry, _ = lax.scan(lambda c, x: (c.astype(jnp.float32), x), 0, jnp.arange(3.0))
