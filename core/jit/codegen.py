@@ -269,16 +269,7 @@ class Generator:
             self.copy_threads = self.threads and all(
                 u.kind != fusion.KERNEL or u.eqns[0].prim.name == "dot_general" for u in units
             )
-        # Loops of a kernel with other units of their own (a convolution, a scan) stay on one
-        # thread; beside matrix products they may thread in a kernel of a split program (its
-        # small outputs not packed, `output_layout`), where a product's tail joined it
-        # (`partition.join_tails`) and keeps the threads and chunked sums it had as a kernel of
-        # its own. A whole program (the MLP's step) keeps its loops on one thread.
-        beside = not self.em.pack_arrays
-        self.parallel = self.parallel and all(
-            u.kind != fusion.KERNEL or (beside and u.eqns[0].prim.name == "dot_general")
-            for u in units
-        )
+        self.parallel = self.parallel and all(u.kind != fusion.KERNEL for u in units)
         with self.buffers.scope(units, outvars):
             for i, unit in enumerate(units):
                 self.buffers.enter_unit(i)
@@ -511,8 +502,7 @@ def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
     literals constants of the source: the constant-size reference of `generate_generic`, which
     jit compiles (`compile_jaxpr` compiles this one).
 
-    With `parallel`, large loops of kernels without BLAS calls may use threads (`prange`), and
-    beside BLAS calls in kernels of split programs (`Generator.emit_jaxpr`).
+    With `parallel`, large loops of kernels without BLAS calls may use threads (`prange`).
     The kernel returns its outputs as `output_layout` says.
     """
     return _generate(jaxpr, parallel, False, generic=False)[0]

@@ -36,10 +36,9 @@ from core.prims import sum_order
 
 # Loops at least this large (fewer iterations for loops touching more arrays: `_min_size`) run
 # on numba's thread pool (`prange`) when it has more than one thread (core/jit/threads.py), in
-# kernels without BLAS calls, or beside them in a split program's kernel (a product's tail
-# joined to it, `partition.join_tails`): one `prange` compiled a whole kernel with numba's
-# parallel passes (the MNIST CNN step as one function: 17 -> 24 s of compile CPU). Measured:
-# selu on 1e6 floats 266 us on one thread, 138 us on two.
+# kernels without BLAS calls only: their products already use the pool (core/jit/gemm.py), and
+# one `prange` compiles the whole kernel with numba's parallel passes (the MNIST CNN step: 17 ->
+# 24 s of compile CPU). Measured: selu on 1e6 floats 266 us on one thread, 138 us on two.
 # NUMBAX_JIT_THREADS=0 turns it off.
 PARALLEL_SIZE = 1 << 17 if os.environ.get("NUMBAX_JIT_THREADS", "1") != "0" else 1 << 62
 # A reduction over the outer loop dimension (a bias gradient's sum over rows, a loss's sum) runs

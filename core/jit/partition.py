@@ -8,9 +8,7 @@ a gather, ...) becomes the core of one kernel. Views (broadcasts, transposes, sl
 statements cost nothing on their own, so they are not kernels: each kernel recomputes the ones
 it reads, and a view stays an index map inside the loop that reads it. A kernel's inputs are the
 arrays it reads (program inputs or other kernels' results), its outputs the values it defines
-that other kernels or the program's outputs read. A matrix product's tail (a bias added) then
-joins the product's kernel (`join_tails`), so that it writes into the product's array while it
-is in cache.
+that other kernels or the program's outputs read.
 
 Each kernel is an ordinary constvar-free `Jaxpr` whose generated source depends only on what it
 computes (operations, ranks, dtypes, which axes are 1; not on variable names, sizes or float
@@ -216,73 +214,3 @@ def merge_exchanges(program: Program, small: int) -> Program:
         ]
         kernels.append(Jaxpr([], ins, eqns, outs))
     return Program(program.inputs, kernels, program.outputs)
-
-
-def join_tails(program: Program) -> Program:
-    """`program` with each matrix product's kernel joined by its tail: the loop kernel that
-    alone reads what the product kernel defines (a bias added; a residual added with its layer
-    norm's sums; the tanh gelu; attention's scores masked with their row maxima; an Adam update
-    of a weight after its gradient) moves up to the product's kernel (the kernels between them
-    read none of its results, and it reads none of theirs) and becomes part of it. Its loop then
-    writes into the product's array (`core/jit/buffers.py`) instead of a new array that no
-    cache holds: in the transformer's step such a tail took 23-50 us, and 12 us on an array in
-    cache. The tail keeps its threads and its chunked sums there (`codegen.Generator.emit_jaxpr`
-    lets loops of a split program's kernel thread beside products), and the equations and
-    their order do not change, so neither do the results; the rules read no sizes, so every
-    batch size cuts a program alike (`codegen.generate_generic`).
-
-    Args:
-      program: a partitioned program (`partition`).
-
-    Returns:
-      The program with its tails joined (`program` itself if none joins).
-    """
-    wanted = {v for v in program.outputs if isinstance(v, Var)}
-    readers: dict[Var, set[int]] = {}
-    for k, kj in enumerate(program.kernels):
-        for v in kj.invars:
-            readers.setdefault(v, set()).add(k)
-    tails: dict[int, int] = {}  # product kernel -> its tail
-    for p, kj in enumerate(program.kernels):
-        read_by = {r for v in kj.outvars for r in readers.get(v, ())}
-        if len(read_by) != 1 or any(v in wanted for v in kj.outvars) or not _products(kj):
-            continue
-        (t,) = read_by
-        if _loops(program.kernels[t]) and _movable(program, t, p):
-            tails[p] = t
-    if not tails:
-        return program
-    kernels = []
-    for k, kj in enumerate(program.kernels):
-        if k in tails:
-            tail = program.kernels[tails[k]]
-            eqns = list({id(e): e for e in (*kj.eqns, *tail.eqns)}.values())
-            ins = [*kj.invars, *(v for v in tail.invars if v not in kj.outvars)]
-            kernels.append(Jaxpr([], list(dict.fromkeys(ins)), eqns, list(tail.outvars)))
-        elif k not in tails.values():
-            kernels.append(kj)
-    return Program(program.inputs, kernels, program.outputs)
-
-
-def _products(kernel: Jaxpr) -> bool:
-    """Whether `kernel` computes matrix products and nothing but views and scalars besides."""
-    kinds = [(e.prim.name, fusion.classify(e)) for e in kernel.eqns]
-    return any(name == "dot_general" for name, _ in kinds) and all(
-        name == "dot_general" or kind in LIGHT for name, kind in kinds
-    )
-
-
-def _loops(kernel: Jaxpr) -> bool:
-    """Whether `kernel` is loops (elementwise groups with their reductions), views and
-    scalars, with no effect."""
-    return all(
-        not e.prim.effectful and fusion.classify(e) in (fusion.ELEMENTWISE, fusion.REDUCE, *LIGHT)
-        for e in kernel.eqns
-    )
-
-
-def _movable(program: Program, k: int, p: int) -> bool:
-    """Whether kernel `k` may run right after kernel `p`: no kernel between them defines what
-    it reads."""
-    between = {v for kj in program.kernels[p + 1 : k] for v in kj.outvars}
-    return not any(v in between for v in program.kernels[k].invars)

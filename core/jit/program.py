@@ -124,7 +124,7 @@ def split(jaxpr: Jaxpr) -> partition.Program:
         )
     if process_count() == 1:  # over MPI a collective is a host call
         program = partition.merge_exchanges(program, communicator.SMALL)
-    return partition.join_tails(program)
+    return program
 
 
 def _loop(kernel: Jaxpr) -> bool:

@@ -68,9 +68,7 @@ def test_repeated_layers_compile_once_and_other_programs_reuse_them(many):
     exe = program.compile_program(program.split(jaxpr), "net")
     sources = [k.source for k in exe.kernels]
     assert len(sources) > len(set(sources))  # the three layers share their kernels
-    infos = list({id(k): k for k in exe.kernels}.values())  # what each distinct kernel took
-    assert len(infos) == len(set(sources))
-    assert all(k.status in ("compiled", "memory") for k in infos)
+    assert sum(k.status == "compiled" for k in exe.kernels) == len(set(sources))
 
     def two_layers_then_mean(ws, bs, x):  # another program of the same layers
         for w, b in zip(ws[:2], bs[:2]):
@@ -93,13 +91,13 @@ def test_repeated_layers_compile_once_and_other_programs_reuse_them(many):
 
 
 def test_small_programs_stay_one_function(monkeypatch):
-    ws, bs, x = _params(2)
+    ws, bs, x = _params(1)
     jaxpr = core.make_jaxpr(_net(2))(ws, bs, x).jaxpr
     with config.override("jit_kernels", "auto"):
         assert len(program.split(jaxpr).kernels) == 1
         # few kernels of many equations (Flax's model.init: random bits and initializers of
         # every parameter, 28 kernels of 9 kinds) compile as kernels, each kind once
-        kernels = program.partition.join_tails(program.partition.partition(jaxpr)).kernels
+        kernels = program.partition.partition(jaxpr).kernels
         monkeypatch.setattr(program, "WHOLE_MAX_EQNS", sum(len(k.eqns) for k in kernels) - 1)
         assert len(program.split(jaxpr).kernels) == len(kernels) > 1
     with config.override("jit_kernels", "many"):
@@ -121,7 +119,7 @@ def test_a_train_step_under_a_static_cond_is_cut_like_the_step_without_it():
         under_cond = program.split(core.make_jaxpr(step, static_argnums=3)(ws, bs, x, True).jaxpr)
         plain = program.split(core.make_jaxpr(direct)(ws, bs, x).jaxpr)
     assert not any(e.prim.higher_order for k in under_cond.kernels for e in k.eqns)
-    assert len(under_cond.kernels) == len(plain.kernels) > 6
+    assert len(under_cond.kernels) == len(plain.kernels) > 10
 
 
 def _decode(ws, bs, x, steps):
@@ -195,7 +193,6 @@ def test_a_pmap_exchange_does_not_tip_a_program_into_kernels(monkeypatch):
         monkeypatch.setattr(program, "SPLIT_MIN", len(kernels) - 3)
         # the concatenation, the psum and the kernels beside them are one kernel then
         merged = program.partition.merge_exchanges(program.partition.partition(per_device), SMALL)
-        merged = program.partition.join_tails(merged)  # and the products' tails join them
         assert len(program.split(per_device).kernels) == len(merged.kernels) < len(kernels)
 
 
@@ -295,10 +292,9 @@ def test_outputs_that_are_inputs_constants_or_views_as_kernels(many):
     np.testing.assert_allclose(np.asarray(views[2]), np.exp(x) + 1, rtol=1e-6)
 
 
-def test_the_driver_frees_each_intermediate_after_its_last_reader(many, monkeypatch):
+def test_the_driver_frees_each_intermediate_after_its_last_reader(many):
     """A chain of kernels: when kernel k runs, the results of kernels before k - 1 (read by no
     later kernel) are freed, not held by the driver until the program returns."""
-    monkeypatch.setattr(program.partition, "join_tails", lambda p: p)  # a kernel per tanh
 
     def chain(x):
         for _ in range(3):

@@ -39,12 +39,7 @@ def _dot_general_lowering(ctx, eqn):
         x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (m, n)
-        full = None
-        if out.shape in ((), o_shape):
-            o = ctx.assign("d", alloc(o_shape, dt))
-        else:  # the output's own array (a loop after it may write into it), BLAS's (m, n) view
-            full = ctx.assign("d", alloc(ctx.out_shape(0), dt))
-            o = ctx.assign("d", reshape(full, o_shape))
+        o = ctx.assign("d", alloc(o_shape, dt))
         # Few rows only in loops (a scan's per-step product): a product of the kernel's own
         # runs once, where BLAS does as well, and which path it took would depend on the batch
         # size, so a batch of 16 after one of 32 would compile the kernel again. A short
@@ -89,8 +84,6 @@ def _dot_general_lowering(ctx, eqn):
         return [f"rt.ld({o}, 0)"]  # its one element (a flat load: lean code lowers it)
     if out.shape == o_shape:
         return [o]
-    if blas and nb == 1:
-        return [full]
     return [ctx.assign("d", reshape(o, ctx.out_shape(0)))]
 
 
