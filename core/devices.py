@@ -210,7 +210,7 @@ def _devices() -> list[Device]:
         env = os.environ.get("NUMBAX_NUM_CPU_DEVICES", "")
         config.freeze(
             "num_cpu_devices",
-            "num_cpu_devices config should be updated before backends are initialized i.e. "
+            "jax_num_cpu_devices config should be updated before backends are initialized i.e. "
             "before any numbax device is used (core.devices(), device_put, pmap). Set it "
             "right after `import core`, or set NUMBAX_NUM_CPU_DEVICES.",
             same=(int(env),) if env and config.num_cpu_devices == -1 else (),

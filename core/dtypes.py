@@ -357,6 +357,8 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
     if hasattr(x, "weak_type") and isinstance(getattr(x, "dtype", None), np.dtype):
         return x.dtype, x.weak_type  # an abstract value (ShapedArray)
     if isinstance(x, (np.ndarray, np.generic)):
+        if x.dtype.kind in "OUS":  # numpy's object and string arrays: no JAX values
+            raise InvalidJaxTypeError(x)
         return canonicalize_dtype(x.dtype), False
     if isinstance(x, (list, tuple)):
         return canonicalize_dtype(np.asarray(x).dtype), False

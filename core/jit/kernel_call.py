@@ -54,7 +54,7 @@ def leaf_key(x: Any) -> Any:
         return ((), dtypes.python_scalar_dtype(x), True)
     if t is bool:
         return ((), dtypes.bool_, False)
-    if isinstance(x, (np.ndarray, np.generic)):
+    if isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind not in "OUS":  # no strings
         return (x.shape, dtypes.canonicalize_dtype(x.dtype), False)
     raise JitArgumentError(
         f"Argument {x!r} of type {t.__name__} is not a valid array type for a jitted function. "

@@ -131,6 +131,14 @@ TRANSFORM_ERRORS = [
         for x in (jnp.arange(3), jnp.float32(0), jnp.zeros(0, "int32"))
         for f in (operator.index, hex)
     ],
+    *[
+        (
+            lambda x=x: grad(lambda x: x)(x),
+            TypeError,
+            f"Argument '{x}' of type <class 'numpy.ndarray'> is not a valid JAX type.",
+        )
+        for x in (np.array([1, 2], dtype=object), np.array(["a"]))
+    ],
     (
         lambda: core.jit(staticmethod(abs)),
         TypeError,
