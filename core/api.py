@@ -96,6 +96,50 @@ def _short(dtype_name: str, shape: tuple[int, ...]) -> str:
     return f"{dtype_name}[{','.join(map(str, shape))}]"
 
 
+def _wraps(fun: Callable, docstr: str, **fields: Any) -> Callable[[Callable], Callable]:
+    """`functools.wraps` with JAX's docstring for a transformed function (`api_util.wraps`):
+    ``docstr`` with ``{fun}`` the function's name and each ``{field}`` its value."""
+    name = getattr(fun, "__name__", type(fun).__name__)
+
+    def wrap(wrapper: Callable) -> Callable:
+        functools.update_wrapper(wrapper, fun)
+        doc = docstr.replace("{fun}", name)
+        for k, v in fields.items():
+            doc = doc.replace("{" + k + "}", str(v))
+        wrapper.__doc__ = doc
+        return wrapper
+
+    return wrap
+
+
+_GRAD_DOC = (
+    "Gradient of {fun} with respect to positional argument(s) {argnums}. Takes the same "
+    "arguments as {fun} but returns the gradient, which has the same shape as the arguments at "
+    "positions {argnums}."
+)
+_VALUE_AND_GRAD_DOC = (
+    "Value and gradient of {fun} with respect to positional argument(s) {argnums}. Takes the "
+    "same arguments as {fun} but returns a two-element tuple where the first element is the "
+    "value of {fun} and the second element is the gradient, which has the same shape as the "
+    "arguments at positions {argnums}."
+)
+_VMAP_DOC = (
+    "Vectorized version of {fun}. Takes similar arguments as {fun} but with additional array "
+    "axes over which {fun} is mapped."
+)
+_JACOBIAN_DOC = (
+    "Jacobian of {fun} with respect to positional argument(s) {argnums}. Takes the same "
+    "arguments as {fun} but returns the jacobian of the output with respect to the arguments "
+    "at positions {argnums}."
+)
+
+
+def _original_doc(fun: Callable) -> str:
+    """`fun`'s docstring as JAX's vmap appends it to its own."""
+    doc = getattr(fun, "__doc__", None)
+    return f"\n\nOriginal documentation:\n\n{doc}" if doc else ""
+
+
 def check_callable(fun: Any) -> None:
     """JAX's check that a transformation is given a function (when it is created): not a
     `staticmethod` object (callable since Python 3.10, but `jit` under `@staticmethod` is the
@@ -655,7 +699,7 @@ def value_and_grad(
     check_callable(fun)
     multiple, nums = _argnums_tuple(argnums)
 
-    @functools.wraps(fun)
+    @_wraps(fun, _VALUE_AND_GRAD_DOC, argnums=argnums)
     def vg(*args: Any, **kwargs: Any):
         idx = _dyn_indices(argnums, nums, len(args))
         dyn = [args[i] for i in idx]
@@ -701,7 +745,7 @@ def grad(
     _check_reduce_axes(reduce_axes, "grad")
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
-    @functools.wraps(fun)
+    @_wraps(fun, _GRAD_DOC, argnums=argnums)
     def g(*args: Any, **kwargs: Any):
         (out, grads) = vg(*args, **kwargs)
         return (grads, out[1]) if has_aux else grads
@@ -863,7 +907,7 @@ def vmap(
             "output that is the same for every mapped element)."
         )
 
-    @functools.wraps(fun)
+    @_wraps(fun, _VMAP_DOC + _original_doc(fun))
     def batched(*args: Any, **kwargs: Any):
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
             raise VmapAxesError(
@@ -1037,7 +1081,7 @@ def _jacobian(
     check_callable(fun)
     multiple, nums = _argnums_tuple(argnums)
 
-    @functools.wraps(fun)
+    @_wraps(fun, _JACOBIAN_DOC, argnums=argnums)
     def jac(*args: Any, **kwargs: Any):
         idx = _dyn_indices(argnums, nums, len(args), grad_check=False)
         dyn = tuple(args[i] for i in idx)

@@ -382,3 +382,47 @@ def test_eval_shape_and_make_jaxpr_of_a_non_callable():
         core.eval_shape(1.0)
     with pytest.raises(TypeError, match="^the first argument must be callable$"):
         core.make_jaxpr(1.0)
+
+
+def _documented(x):
+    """Does things with stuff."""
+    return x
+
+
+_JAC = (
+    "Jacobian of _documented with respect to positional argument(s) 0. Takes the same arguments "
+    "as _documented but returns the jacobian of the output with respect to the arguments at "
+    "positions 0."
+)
+
+
+@pytest.mark.parametrize(
+    "transform, doc",
+    [  # JAX 0.10.2's docstrings of the transformed function (api_util.wraps)
+        (
+            core.vmap,
+            "Vectorized version of _documented. Takes similar arguments as _documented but with "
+            "additional array axes over which _documented is mapped.\n\nOriginal "
+            "documentation:\n\nDoes things with stuff.",
+        ),
+        (
+            lambda f: core.grad(f, argnums=(0,)),
+            "Gradient of _documented with respect to positional argument(s) (0,). Takes the same "
+            "arguments as _documented but returns the gradient, which has the same shape as the "
+            "arguments at positions (0,).",
+        ),
+        (
+            core.value_and_grad,
+            "Value and gradient of _documented with respect to positional argument(s) 0. Takes "
+            "the same arguments as _documented but returns a two-element tuple where the first "
+            "element is the value of _documented and the second element is the gradient, which "
+            "has the same shape as the arguments at positions 0.",
+        ),
+        (core.jacfwd, _JAC),
+        (core.jacrev, _JAC),
+    ],
+)
+def test_transformed_functions_have_jaxs_docstrings(transform, doc):
+    f = transform(_documented)
+    assert f.__doc__ == doc
+    assert f.__name__ == "_documented" and f.__wrapped__ is _documented
