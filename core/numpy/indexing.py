@@ -50,7 +50,7 @@ from core.numpy._util import (
     ensure_array,
     promote_dtypes,
 )
-from core.numpy.creation import ones_like, zeros_like
+from core.numpy.creation import asarray, ones_like, zeros_like
 from core.numpy.lookup import PROMISE_IN_BOUNDS, take, wrap_negative
 from core.numpy.nonzero import compact, nonzero
 from core.numpy.setops import check_padding
@@ -259,6 +259,10 @@ def _scalar_bools_as_arrays(ndim: int, idx: Any, lone_ok: bool) -> tuple[tuple, 
 
 
 def _array_entries(e: Any) -> list[Any]:
+    if isinstance(e, (list, tuple)) and any(
+        isinstance(v, Tracer) for v in tree_util.tree_leaves(e)
+    ):  # a list of traced ints (jit's argument `([0, 1],)`): one index array, as JAX's
+        e = asarray(e)
     if isinstance(e, Tracer):
         aval = get_aval(e)
         if aval.dtype == dtypes.bool_:
@@ -313,6 +317,11 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
             limit.append(lo + (count - 1) * st + 1 if count else lo)
             step.append(st)
             out_entries.append(("full",))
+        elif e[0] == "dyn" and n == 0:  # JAX's error for a traced index of an empty axis
+            raise IndexError(
+                f"index is out of bounds for axis {d} with size 0\n"
+                "A traced index of an empty axis: check the axis's size before indexing it."
+            )
         elif e[0] == "int":
             if n == 0:
                 raise IndexError(
@@ -668,6 +677,10 @@ def _scatter_update(
     else:
         # As JAX: the scatter runs in the promoted dtype of the array and the values, and its
         # result is converted back (int x.at[i].multiply(2.7) scales by 2.7, then truncates).
+        if type(values) is int and dtypes.kind(aval.dtype) in "iu":
+            info = np.iinfo(aval.dtype)
+            if info.min <= values <= info.max:  # JAX's: a Python int takes x's integer dtype
+                values = Array(np.asarray(values, aval.dtype), weak_type=True)
         x, values = promote_dtypes(x, ensure_array(values))
     if get_aval(x).dtype == np.bool_ and kind in ("add", "mul", "sub"):  # lax's dtype check
         raise DTypeError(

@@ -408,3 +408,23 @@ def test_check_static_indices_raises_for_out_of_bounds_ints(shape, idx, first):
             assert str(info.value) == first
         x.at[idx].get(mode="clip")  # the check is for the default mode only, as in JAX
     x[idx]  # without the flag the index clamps, as in JAX
+
+
+def test_python_int_updates_take_the_arrays_integer_dtype():
+    # JAX 0.10.2: 2**32 - 1 fits uint32 (no int32 overflow); 300 into uint8 wraps to 44
+    assert int(jnp.zeros(1, jnp.uint32).at[0].set(2**32 - 1)[0]) == 2**32 - 1
+    assert int(jnp.zeros(1, jnp.uint8).at[0].set(300)[0]) == 44
+
+
+@pytest.mark.parametrize("idx", [([0, 1],), ([[0], [-1]], [[2, 1, 0]])])
+def test_jit_argument_lists_of_ints_index_as_arrays(idx):
+    # under jit the ints of a list are traced: the list is one index array, as numpy reads it
+    got = core.jit(lambda x, i: x[i])(X, idx)
+    np.testing.assert_array_equal(got, XN[tuple(np.asarray(i) for i in idx)])
+
+
+def test_traced_index_of_an_empty_axis_raises_jaxs_index_error():
+    x = jnp.ones((2, 0))
+    with pytest.raises(IndexError) as info:
+        core.jit(lambda i: x[0, i])(0)
+    assert str(info.value).split("\n")[0] == "index is out of bounds for axis 1 with size 0"
