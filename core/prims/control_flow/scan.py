@@ -37,6 +37,7 @@ from core import dtypes, ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.array import Array
 from core.config import config
+from core.errors import ConcretizationTypeError, traced_shape
 from core.interpreters import batching
 from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
@@ -525,6 +526,12 @@ def scan(
             )
     xs_flat = [as_value(x) for x in xs_flat]
     sizes = [get_aval(x).shape[0] for x in xs_flat]
+    if isinstance(length, Tracer):  # JAX's words
+        raise ConcretizationTypeError(
+            traced_shape(get_aval(length)),
+            "The `length` argument to `scan` expects a concrete `int` value. For scan-like "
+            "iteration with a dynamic length, use `while_loop` or `fori_loop`.",
+        )
     if length is not None:
         if any(s != int(length) for s in sizes):
             raise ScanLengthError(

@@ -148,3 +148,13 @@ def test_errors_have_jaxs_first_lines(case):
 def test_map_batch_size_zero_maps_one_at_a_time():
     np.testing.assert_array_equal(lax.map(lambda x: x * 2, jnp.arange(5.0), batch_size=0),
                                   [0.0, 2.0, 4.0, 6.0, 8.0])  # fmt: skip
+
+
+def test_a_traced_scan_length_is_jaxs_concretization_error():
+    f = core.jit(lambda n, x: lax.scan(lambda c, z: (c, z), x, (), n))
+    with pytest.raises(core.errors.ConcretizationTypeError) as info:
+        f(3, 1.0)
+    assert str(info.value).split("\n")[1] == (  # JAX 0.10.2's second line
+        "The `length` argument to `scan` expects a concrete `int` value. For scan-like "
+        "iteration with a dynamic length, use `while_loop` or `fori_loop`."
+    )
