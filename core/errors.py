@@ -143,7 +143,13 @@ class AmbiguousTruthValueError(NumbaxError, ValueError):
     or ``.any()`` for one truth value, or ``jnp.where(a > 0, a, -a)`` elementwise.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, empty: bool = False) -> None:
+        if empty:  # numpy's and JAX's words for an array of no elements
+            super().__init__(
+                "The truth value of an empty array is ambiguous. Use `array.size > 0` to check "
+                "that an array is not empty."
+            )
+            return
         super().__init__(
             "The truth value of an array with more than one element is ambiguous. Use a.any() "
             "or a.all()\nOr pick elementwise with jnp.where(cond, x, y)."

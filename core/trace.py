@@ -72,8 +72,8 @@ class Tracer(ArrayBase):
             raise errors.ScalarConversionError(self.aval.ndim)
 
     def __bool__(self) -> bool:
-        if self.aval.size > 1:  # JAX's (numpy's) ValueError, before concreteness
-            raise errors.AmbiguousTruthValueError()
+        if self.aval.size != 1:  # JAX's (numpy's) ValueError, before concreteness
+            raise errors.AmbiguousTruthValueError(empty=self.aval.size == 0)
         return bool(self._concrete(errors.TracerBoolConversionError))
 
     def __int__(self) -> int:

@@ -140,6 +140,12 @@ TRANSFORM_ERRORS = [
         for x in (np.array([1, 2], dtype=object), np.array(["a"]))
     ],
     (
+        lambda: core.jit(bool)(jnp.zeros(0, "int32")),
+        ValueError,
+        "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
+        "array is not empty.",
+    ),
+    (
         lambda: core.jit(staticmethod(abs)),
         TypeError,
         f"staticmethod arguments are not supported, got {staticmethod(abs)}",
