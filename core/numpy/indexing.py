@@ -148,10 +148,11 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             f"`arr[{'tuple' if several else 'array'}(seq)]` instead of `arr[seq]`. See "
             "https://github.com/jax-ml/jax/issues/4564 for more information."
         )
-    if isinstance(idx, str):
-        raise TypeError(f"JAX does not support string indexing; got {idx=}")
     if not isinstance(idx, tuple):
         idx = (idx,)
+    for e in idx:
+        if isinstance(e, str):
+            raise TypeError(f"JAX does not support string indexing; got idx={e!r}")
     items: list[Any] = []
     masks: dict[int, tuple[int, tuple[int, ...]]] = {}  # item -> (index position, mask shape)
     for pos, e in enumerate(idx):
@@ -268,7 +269,9 @@ def _array_entries(e: Any) -> list[Any]:
         if aval.dtype == dtypes.bool_:
             raise NonConcreteBooleanIndexError(aval)
         if aval.dtype.kind not in "iu":
-            raise TypeError(f"Indexer must have integer or boolean type, got {aval.dtype}")
+            raise TypeError(
+                f"Indexer must have integer or boolean type, got indexer with type {aval.dtype}"
+            )
         return [("dyn", e) if aval.ndim == 0 else ("arr", e)]
     arr = np.asarray(e)
     if arr.dtype == np.bool_:

@@ -306,6 +306,9 @@ _SEQ_MSG = "Using a non-tuple sequence for multidimensional indexing is not allo
      (lambda: _I34[[[0, 1], [1, 2]]], TypeError, _SEQ_MSG.format("tuple")),
      (lambda: _I34[[0, [1, 2]]], TypeError, _SEQ_MSG.format("tuple")),
      (lambda: _I34["a"], TypeError, "JAX does not support string indexing; got idx='a'"),
+     (lambda: _I34[0, "abc"], TypeError, "JAX does not support string indexing; got idx='abc'"),
+     (lambda: core.jit(lambda i: _I34[i])((0, 0.0)), TypeError,
+      "Indexer must have integer or boolean type, got indexer with type float32"),
      (lambda: _I34[0, 0, 0], IndexError, "Too many indices: array is 2-dimensional, but 3 were "
       "indexed"),
      (lambda: _I34.at[jnp.array([0, 5])].get(mode="bogus"), ValueError,
