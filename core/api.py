@@ -977,6 +977,12 @@ def vmap(
                 if ax is None:
                     if dim is not None and sum_match:
                         val, dim = reduce_sum(val, (dim,)), None
+                    if dim is not None and axis_name is not None:  # JAX's words for a named axis
+                        raise VmapAxesError(
+                            f"vmap has mapped output (axis_name={axis_name}) but out_axes is "
+                            "None\nThe output depends on the mapped inputs: use out_axes=0, or "
+                            "make the output independent of them."
+                        )
                     if dim is not None:
                         raise VmapAxesError(
                             f"at vmap out_axes{tree_util.keystr(path)}, got axis spec None but "

@@ -146,6 +146,11 @@ TRANSFORM_ERRORS = [
         "array is not empty.",
     ),
     (
+        lambda: vmap(lambda x: x, out_axes=None, axis_name="foo")(jnp.ones(2)),
+        ValueError,
+        "vmap has mapped output (axis_name=foo) but out_axes is None",
+    ),
+    (
         lambda: core.jit(staticmethod(abs)),
         TypeError,
         f"staticmethod arguments are not supported, got {staticmethod(abs)}",
