@@ -1,8 +1,8 @@
 """``flax.core.lift``'s transforms over functions of a scope (``fn(scope, *args)``).
 
 They are the scope-level halves of ``nn.vmap``/``nn.scan``/``nn.jit``/``nn.remat``
-and of ``nn.while_loop``/``nn.vjp``/``nn.jvp`` (`nn/transforms/` lifts modules through the
-same ``lift_*`` functions and ``*_inner`` bodies), wrapped to Flax's
+and of ``nn.cond``/``nn.switch``/``nn.while_loop``/``nn.vjp``/``nn.jvp`` (`nn/transforms/`
+lifts modules through the same ``lift_*`` functions and ``*_inner`` bodies), wrapped to Flax's
 functional signature: the first argument is a scope (or a pytree of scopes), and the wrapped
 function receives the inner scope(s) in the same structure.
 """
@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import core
 from core import tree_util
 from nn import partial_eval, transforms
 from nn import scope as scope_lib
@@ -22,6 +23,7 @@ from nn.transforms.packing import _Lift, _split_axes, broadcast
 __all__ = [
     "broadcast",
     "checkpoint",
+    "cond",
     "custom_vjp",
     "jit",
     "jvp",
@@ -29,6 +31,7 @@ __all__ = [
     "remat",
     "remat_scan",
     "scan",
+    "switch",
     "vjp",
     "vmap",
     "while_loop",
@@ -235,6 +238,67 @@ def _run(scope_tree: Any, in_filters, out_filters, rng_filters, inner: Callable)
     y, out_groups = inner(lift, as_scope_fn)
     lift.publish(out_groups)
     return y
+
+
+def cond(
+    pred: Any,
+    true_fun: Callable[..., Any],
+    false_fun: Callable[..., Any],
+    scope: Any,
+    *operands: Any,
+    variables: CollectionFilter = True,
+    rngs: CollectionFilter = True,
+) -> Any:
+    """``lax.cond`` of ``true_fun(scope, *operands)`` / ``false_fun(scope, *operands)``, with
+    the variables they read and write lifted (both branches must make the same variables).
+
+    Args:
+      pred: a boolean scalar.
+      true_fun: the branch run when ``pred`` is true.
+      false_fun: the branch run otherwise.
+      scope: the scope (or scope tree) the branches use.
+      *operands: the branch arguments.
+      variables: the collections lifted (default all).
+      rngs: the RNG streams lifted (default all).
+
+    Returns:
+      The output of the branch taken.
+    """
+
+    def select(fns: list, *ops: Any) -> Any:
+        return core.lax.cond(pred, fns[0], fns[1], *ops)
+
+    inner = transforms.branches_inner(select, [true_fun, false_fun], operands)
+    return _run(scope, (variables,), (variables,), (rngs,), inner)
+
+
+def switch(
+    index: Any,
+    branches: Sequence[Callable[..., Any]],
+    scope: Any,
+    *operands: Any,
+    variables: CollectionFilter = True,
+    rngs: CollectionFilter = True,
+) -> Any:
+    """``lax.switch`` over ``branch(scope, *operands)`` functions; see :func:`cond`.
+
+    Args:
+      index: the branch number (clamped to the valid range).
+      branches: the branch functions.
+      scope: the scope (or scope tree) the branches use.
+      *operands: the branch arguments.
+      variables: the collections lifted (default all).
+      rngs: the RNG streams lifted (default all).
+
+    Returns:
+      The output of the selected branch.
+    """
+
+    def select(fns: list, *ops: Any) -> Any:
+        return core.lax.switch(index, fns, *ops)
+
+    inner = transforms.branches_inner(select, list(branches), operands)
+    return _run(scope, (variables,), (variables,), (rngs,), inner)
 
 
 def while_loop(

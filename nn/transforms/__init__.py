@@ -55,7 +55,13 @@ from nn.transforms.autodiff import (
     vjp,
     vjp_inner,
 )
-from nn.transforms.control_flow import cond, switch, while_loop, while_loop_inner
+from nn.transforms.control_flow import (
+    branches_inner,
+    cond,
+    switch,
+    while_loop,
+    while_loop_inner,
+)
 from nn.transforms.lifted import (
     add_metadata_axis,
     checkpoint,
@@ -82,6 +88,7 @@ __all__ = [
     "add_metadata_axis",
     "broadcast",
     "checkpoint",
+    "branches_inner",
     "cond",
     "custom_vjp",
     "custom_vjp_inner",

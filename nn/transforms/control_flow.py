@@ -3,7 +3,8 @@
 The branches (or the loop's condition and body) run on clones of the module bound to scopes
 over the lifted variable groups, as functions of those groups passed to ``lax.cond``,
 ``lax.switch`` and ``lax.while_loop``; what they write comes back as outputs. The
-``while_loop_inner`` body is shared with `nn/lift.py`'s scope-level ``while_loop``.
+``branches_inner`` and ``while_loop_inner`` bodies are shared with `nn/lift.py`'s scope-level
+``cond``, ``switch`` and ``while_loop``.
 """
 
 from __future__ import annotations
@@ -111,6 +112,16 @@ def _lifted_branches(
 ) -> Any:
     """Runs `select(branch_fns, *operands)` (a `lax.cond`/`lax.switch` call) over the
     `branches` lifted to functions of `mdl`'s variable groups and RNG keys."""
+    inner = branches_inner(select, branches, operands)
+    return _run_lifted(mdl, name, (variables,), (variables,), (rngs,), inner)
+
+
+def branches_inner(
+    select: Callable[..., Any], branches: Sequence[Callable[..., Any]], operands: tuple
+) -> Callable:
+    """The lifted body of `cond`/`switch` (also `nn.core.cond`'s and ``switch``'s):
+    ``inner(lift, as_scope_fn) -> (y, out_groups)``, ``select(branch_fns, *operands)`` over
+    the branches as functions of the lifted variable groups."""
 
     def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
         def branch(fn: Callable) -> Callable:
@@ -125,7 +136,7 @@ def _lifted_branches(
 
         return select([branch(f) for f in branches], *operands)
 
-    return _run_lifted(mdl, name, (variables,), (variables,), (rngs,), inner)
+    return inner
 
 
 def while_loop(

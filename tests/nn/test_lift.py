@@ -9,6 +9,7 @@ import core
 import core.numpy as jnp
 from core import random, tree_util
 from nn import core as fc
+from nn import core_nn, lift
 from nn import initializers as init
 
 
@@ -274,3 +275,31 @@ def test_jit_moves_rng_counters_on_cached_calls_as_flax():
         [2.40616774559021, -0.39312422275543213]
     ]
     np.testing.assert_allclose(np.array(out), want, rtol=1e-6)
+
+
+def test_cond_and_switch_lift_the_branches_variables():
+    """`nn.core.lift.cond`/`switch`: a branch's variable writes come back; Flax 0.12.8's
+    values for the same program."""
+
+    def f(scope, x, index):
+        scope.variable("state", "a", lambda: 0)
+        scope.variable("state", "b", lambda: 0)
+
+        def a_fn(scope, x):
+            scope.variable("state", "a").value += 1
+            return core_nn.dense(scope.push("dense"), x, 2)
+
+        def b_fn(scope, x):
+            scope.variable("state", "b").value += 1
+            return -2 * core_nn.dense(scope.push("dense"), x, 2)
+
+        y = lift.cond(index == 0, a_fn, b_fn, scope, x)
+        return y + 3 * lift.switch(index, [b_fn, a_fn], scope, x)
+
+    x = jnp.ones((1, 3))
+    y, v = fc.init(f)(random.key(0), x, 0)
+    _close(y, [[-8.841074, -5.242764]])
+    assert v["state"] == {"a": 1, "b": 1}
+    y, v = fc.apply(f, mutable="state")(v, x, 1)
+    _close(y, [[1.7682147, 1.0485528]])
+    assert v["state"] == {"a": 2, "b": 2}
