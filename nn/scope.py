@@ -196,6 +196,27 @@ class LazyRng:
     def as_key(self) -> Any:
         return fold_in_static(self.rng, self.suffix)
 
+    as_jax_rng = as_key  # Flax's name
+
+    @staticmethod
+    def create(rng: Any, *suffix: str | int) -> LazyRng:
+        """Flax's constructor: ``rng`` (a key, or a `LazyRng` to extend) with ``suffix``.
+
+        Args:
+          rng: a key or a `LazyRng`.
+          *suffix: names and numbers to fold in (after ``rng``'s own suffix).
+
+        Returns:
+          The `LazyRng`.
+        """
+        if isinstance(rng, LazyRng):
+            return rng.push(*suffix)
+        return LazyRng(rng, suffix)
+
+    def clear_suffix(self) -> LazyRng:
+        """The root key with no suffix."""
+        return LazyRng(self.rng, ())
+
 
 class _RngCounters:
     """Per-scope ``make_rng`` counters, shared by rewound copies and found again by re-pushes."""

@@ -298,8 +298,8 @@ def test_cond_and_switch_lift_the_branches_variables():
 
     x = jnp.ones((1, 3))
     y, v = fc.init(f)(random.key(0), x, 0)
-    _close(y, [[-8.841074, -5.242764]])
+    _close(y, [-8.841074, -5.242764])
     assert v["state"] == {"a": 1, "b": 1}
     y, v = fc.apply(f, mutable="state")(v, x, 1)
-    _close(y, [[1.7682147, 1.0485528]])
+    _close(y, [1.7682147, 1.0485528])
     assert v["state"] == {"a": 2, "b": 2}

@@ -92,6 +92,17 @@ def test_fold_in_static_empty_path_is_identity():
     assert fold_in_static(key, ()) is key
 
 
+def test_lazy_rng_create_extends_and_folds_like_flax():
+    """Flax's `LazyRng.create(rng, *suffix)`/`as_jax_rng`: a scope's first 'params' key is the
+    root key with suffix (1,) (Flax 0.12.8's raw key data)."""
+    first = scope_lib.init(lambda s: s.make_rng("params"))(random.PRNGKey(0))[0]
+    made = scope_lib.LazyRng.create(random.PRNGKey(0), 1).as_jax_rng()
+    np.testing.assert_array_equal(first, made)
+    np.testing.assert_array_equal(made, [1428664606, 3351135085])
+    nested = scope_lib.LazyRng.create(scope_lib.LazyRng.create(random.PRNGKey(0), "a"), "b")
+    assert nested.suffix == ("a", "b") and nested.clear_suffix().suffix == ()
+
+
 def test_rng_counters_survive_rewind_and_repush():
     root = scope_lib.bind({}, rngs={"dropout": random.key(0)})
     k1 = root.push("Dropout_0").make_rng("dropout")
