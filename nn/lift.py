@@ -28,6 +28,7 @@ __all__ = [
     "jit",
     "jvp",
     "lazy_init",
+    "map_variables",
     "remat",
     "remat_scan",
     "scan",
@@ -238,6 +239,44 @@ def _run(scope_tree: Any, in_filters, out_filters, rng_filters, inner: Callable)
     y, out_groups = inner(lift, as_scope_fn)
     lift.publish(out_groups)
     return y
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+def map_variables(
+    fn: Callable[..., Any],
+    mapped_collections: CollectionFilter,
+    map_in_fn: Callable[[Any], Any] = _identity,
+    map_out_fn: Callable[[Any], Any] = _identity,
+    init: bool = False,
+    mutable: bool = False,
+    rngs: CollectionFilter = True,
+    variables: CollectionFilter = True,
+) -> Callable[..., Any]:
+    """``fn(scope, *args)`` seeing the ``mapped_collections`` through ``map_in_fn`` (and
+    writing them back through ``map_out_fn``): tied weights, weight standardization...
+
+    Args:
+      fn: a function of a scope.
+      mapped_collections: the collections mapped.
+      map_in_fn: applied to each mapped collection's variables before ``fn`` reads them.
+      map_out_fn: applied to what ``fn`` writes (and creates) before it is stored.
+      init: create the mapped variables when they do not exist (``fn`` runs once more).
+      mutable: the mapped collections may be written.
+      rngs: the RNG streams lifted.
+      variables: the collections lifted.
+
+    Returns:
+      ``wrapper(scope, *args, **kwargs)``.
+    """
+    return _wrap(
+        lambda f: transforms.lift_map_variables(
+            f, mapped_collections, map_in_fn, map_out_fn, init, mutable, rngs, variables
+        ),
+        fn,
+    )
 
 
 def cond(

@@ -303,3 +303,27 @@ def test_cond_and_switch_lift_the_branches_variables():
     y, v = fc.apply(f, mutable="state")(v, x, 1)
     _close(y, [1.7682147, 1.0485528])
     assert v["state"] == {"a": 2, "b": 2}
+
+
+def _transposed(fn):
+    def flip(v):
+        return tree_util.tree_map(lambda x: x.T, v)
+
+    return lift.map_variables(fn, "params", map_in_fn=flip, map_out_fn=flip, mutable=True)
+
+
+def test_map_variables_ties_an_autoencoders_weights():
+    """`nn.core.lift.map_variables`: the decoder reads the encoder's kernel transposed (and
+    creates it transposed when it runs first); Flax 0.12.8's values."""
+
+    def autoencoder(scope, x):
+        z = core_nn.dense(scope, x, 2, bias=False)
+        return _transposed(core_nn.dense)(scope, z, 4, bias=False)
+
+    y, v = fc.init(autoencoder)(random.key(0), jnp.ones((1, 4)))
+    assert v["params"]["kernel"].shape == (4, 2)
+    _close(y, [-0.4010556, 0.28068894, 0.15204597, 0.2120869])
+    decoder = fc.init(lambda s, z: _transposed(core_nn.dense)(s, z, 4, bias=False))
+    y, v = decoder(random.key(0), jnp.ones((1, 2)))
+    assert v["params"]["kernel"].shape == (4, 2)
+    _close(y, [0.91846263, -0.5169608, -1.0780983, 1.1967025])
