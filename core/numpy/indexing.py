@@ -134,10 +134,11 @@ def _is_int_scalar(e: Any) -> bool:
     return isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_))
 
 
-def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any]]:
-    """Aligns the index with the dimensions: returns the positions of the None axes inserted
-    and one entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) |
-    ("arr", array)."""
+def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any], bool]:
+    """Aligns the index with the dimensions: returns the positions of the None axes inserted,
+    one entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) |
+    ("arr", array), and whether an Ellipsis of no dimensions stands between advanced indices
+    (they are then not adjacent, as in numpy: `x[:, a, ..., b]` puts their dims first)."""
     if isinstance(idx, list):  # JAX's texts: tuple(seq) when an entry indexes a dimension
         several = any(
             e is None or e is Ellipsis or isinstance(e, (slice, list, tuple)) or np.ndim(e) != 0
@@ -180,7 +181,7 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             f"Too many indices: array is {len(shape)}-dimensional, but {consumed} were "
             f"indexed\nThe array's shape is {shape}."
         )
-    new_axes, entries, dim = [], [], 0
+    new_axes, entries, dim, split = [], [], 0, False
     for i, e in enumerate(items):
         if isinstance(e, slice) and any(isinstance(v, Tracer) for v in (e.start, e.stop, e.step)):
             raise IndexError(  # JAX's words, then the fix
@@ -196,6 +197,7 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
                 f"{got}, expected {list(shape[dim : dim + len(got)])}"
             )
         if e is Ellipsis:
+            split = len(shape) == consumed and _advanced(items[:i]) and _advanced(items[i + 1 :])
             for _ in range(len(shape) - consumed):
                 entries.append(("slice", slice(None)))
                 dim += 1
@@ -206,7 +208,11 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             entries.append(("slice", e) if isinstance(e, slice) else e)
             dim += 1
     entries.extend(("slice", slice(None)) for _ in shape[dim:])
-    return tuple(new_axes), entries
+    return tuple(new_axes), entries, split
+
+
+def _advanced(items: list[Any]) -> bool:
+    return any(isinstance(e, tuple) and e[0] in ("int", "dyn", "arr") for e in items)
 
 
 def _is_bool_scalar_array(e: Any) -> bool:
@@ -399,14 +405,15 @@ def _index_vectors(pieces: list[tuple[Any, int]], shape: list[int], dt: np.dtype
 
 
 def _to_gather(
-    shape: tuple[int, ...], entries: list[Any], new_axes: tuple[int, ...], normalize: bool = True
-) -> _GatherIndexer:
+    shape: tuple[int, ...], entries: list[Any], new_axes: tuple[int, ...], normalize: bool = True,
+    split: bool = False,
+) -> _GatherIndexer:  # fmt: skip
     """JAX's `_index_to_gather`: `entries` (one per index item, `new_axes` the None items) as
     gather dimension numbers, indices and slice sizes (numpy's placement of advanced indices:
     in place when they are adjacent, else first)."""
     kinds = ["none" if p in new_axes else e[0] for p, e in enumerate(entries)]
     adv_pos = [p for p, k in enumerate(kinds) if k in ("int", "dyn", "arr")]
-    contiguous = all(b - a == 1 for a, b in zip(adv_pos, adv_pos[1:]))
+    contiguous = not split and all(b - a == 1 for a, b in zip(adv_pos, adv_pos[1:]))
     dt = dtypes.int32 if max(shape, default=0) <= np.iinfo(np.int32).max else np.dtype(np.int64)
     axis_of, x_axis = {}, 0
     for p, k in enumerate(kinds):
@@ -499,10 +506,10 @@ def _to_gather(
 
 def _gather_indexed(
     x: Any, entries: list[Any], new_axes: tuple[int, ...], mode: Any, fill_value: Any,
-    normalize: bool, sorted_hint: bool = False, unique_hint: bool = False,
+    normalize: bool, sorted_hint: bool = False, unique_hint: bool = False, split: bool = False,
 ) -> Any:  # fmt: skip
     """JAX's `_gather`: `x[idx]` as one gather (then `rev` and the None axes)."""
-    ix_ = _to_gather(get_aval(x).shape, entries, new_axes, normalize)
+    ix_ = _to_gather(get_aval(x).shape, entries, new_axes, normalize, split)
     if fill_value is not None:
         if np.ndim(fill_value) != 0:
             raise ValueError("fill_value argument to indexed get() must be a scalar")
@@ -583,7 +590,7 @@ def getitem(
         x = sh.expand_dims(x, axes)
         hints = dict(indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
         return getitem(x, idx, mode, fill_value, wrap_negative_indices, **hints)
-    new_axes, entries = _expand(aval.shape, idx)
+    new_axes, entries, split = _expand(aval.shape, idx)
     if mode in (None, PROMISE_IN_BOUNDS) and config.read("check_static_indices"):
         _check_static_indices(aval.shape, new_axes, entries, wrap_negative_indices)
     original = x
@@ -609,7 +616,7 @@ def getitem(
         if any(e[0] == "ds" for e in entries):
             raise SliceWithArrayIndexError()
         gmode = gp.GatherScatterMode.from_any(PROMISE_IN_BOUNDS if mode is None else mode)
-        hints = dict(sorted_hint=indices_are_sorted, unique_hint=unique_indices)
+        hints = dict(sorted_hint=indices_are_sorted, unique_hint=unique_indices, split=split)
         return _gather_indexed(
             original, entries, new_axes, gmode, fill_value, wrap_negative_indices, **hints
         )
@@ -666,7 +673,7 @@ def _scatter_update(
         axes, idx = as_arrays
         out = _scatter_update(sh.expand_dims(x, axes), idx, values, kind, mode, wrap, hints)
         return sh.squeeze(out, axes)
-    new_axes, entries = _expand(aval.shape, idx)
+    new_axes, entries, split = _expand(aval.shape, idx)
     if any(e[0] == "ds" for e in entries) and any(e[0] == "arr" for e in entries):
         raise SliceWithArrayIndexError()
     if not wrap:
@@ -692,7 +699,7 @@ def _scatter_update(
         )
     if kind == "sub":  # x[idx] -= values: add the negated values
         values, kind = ew.neg(values), "add"
-    ix_ = _to_gather(aval.shape, entries, new_axes, wrap)
+    ix_ = _to_gather(aval.shape, entries, new_axes, wrap, split)
     if 0 in ix_.slice_shape:
         return x if keys else sh.convert_element_type(x, aval.dtype, aval.weak_type)
     y = broadcast_to(values, ix_.slice_shape)

@@ -34,6 +34,7 @@ INDICES = [
     (1, np.array([True, False, True])),
     (None,),
     (),
+    (slice(None), [0, 1, 2], Ellipsis, [0, 1, 2]),  # an empty Ellipsis parts them: dims first
 ]
 
 
@@ -431,3 +432,10 @@ def test_traced_index_of_an_empty_axis_raises_jaxs_index_error():
     with pytest.raises(IndexError) as info:
         core.jit(lambda i: x[0, i])(0)
     assert str(info.value).split("\n")[0] == "index is out of bounds for axis 1 with size 0"
+
+
+def test_updates_through_advanced_indices_parted_by_an_empty_ellipsis():
+    idx = (slice(None), np.array([0, 1, 2]), Ellipsis, np.array([0, 1, 2]))
+    want = XN.copy()
+    want[idx] *= np.arange(3, dtype=np.float32)[:, None]  # numpy's (3, 2) indexed shape
+    np.testing.assert_array_equal(X.at[idx].multiply(np.arange(3.0)[:, None]), want)
