@@ -266,6 +266,9 @@ def _run_lifted(
     cursor = dict(mdl._state.autoname_cursor)
 
     def as_scope_fn(fn: Callable) -> Callable:
+        # A bound method (``self.encode``) runs as its function on the clone, as in Flax.
+        if inspect.ismethod(fn) and isinstance(fn.__self__, Module):
+            fn = fn.__func__
         prewrapped = module_lib._wrap_method(fn)
 
         def scope_fn(s: list[Scope], *args: Any) -> Any:

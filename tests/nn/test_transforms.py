@@ -787,3 +787,24 @@ def test_vjp_pullback_replays_the_forward_pass_dropout_mask():
         [2.2397, -0.7298, -0.2601, -0.8287, 0.7474, -0.6621],
         atol=2e-4,
     )
+
+
+class _BoundBranches(nn.Module):
+    def setup(self):
+        self.dense = nn.Dense(3)
+
+    def f1(self, arr):
+        return self.dense(arr)
+
+    def f2(self, arr):
+        self.dense(arr)
+        return -arr
+
+    def __call__(self, x):
+        return nn.cond(x.sum() > 0, self.f1, self.f2, self, x)  # bound methods, as Flax takes
+
+
+def test_direct_transforms_take_bound_methods():
+    out, v = core.jit(_BoundBranches().init_with_output)(random.key(0), x=jnp.ones(3))
+    np.testing.assert_allclose(out, [2.1072986, 1.2607183, -0.3188213], rtol=1e-6)  # Flax 0.12.8
+    np.testing.assert_allclose(_BoundBranches().apply(v, -jnp.ones(3)), [1.0, 1.0, 1.0])
