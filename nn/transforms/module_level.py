@@ -123,11 +123,23 @@ def _module_fingerprint(module: Module) -> Any:
     return (
         type(module),
         tuple(
-            (f.name, _hashable(getattr(module, f.name)))
+            (f.name, _field_fingerprint(getattr(module, f.name)))
             for f in dataclasses.fields(module)
             if f.init and f.name != "parent"
         ),
     )
+
+
+def _field_fingerprint(value: Any) -> Any:
+    """A field's value as a hashable key: modules (bound ones refuse ``hash``) by their own
+    fingerprints, inside lists, tuples and dicts too; other unhashable values force a retrace."""
+    if isinstance(value, Module):
+        return _module_fingerprint(value)
+    if isinstance(value, Mapping):
+        return (dict, tuple((k, _field_fingerprint(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return (type(value), tuple(_field_fingerprint(v) for v in value))
+    return _hashable(value)
 
 
 def _lift_method(

@@ -808,3 +808,30 @@ def test_direct_transforms_take_bound_methods():
     out, v = core.jit(_BoundBranches().init_with_output)(random.key(0), x=jnp.ones(3))
     np.testing.assert_allclose(out, [2.1072986, 1.2607183, -0.3188213], rtol=1e-6)  # Flax 0.12.8
     np.testing.assert_allclose(_BoundBranches().apply(v, -jnp.ones(3)), [1.0, 1.0, 1.0])
+
+
+def test_jit_reuses_its_trace_for_equal_bound_submodule_fields():
+    """Bound modules refuse ``hash`` (as Flax's), so ``nn.jit``'s cache key fingerprints a
+    module's submodule fields instead: equal fields, one trace (Flax 0.12.8 counts 1, 1, 2, 2)."""
+    traces = []
+
+    class Leaf(nn.Module):
+        key: int
+
+        def __call__(self, x):
+            return x
+
+    class Parent(nn.Module):
+        leaves: list
+
+        @nn.compact
+        def __call__(self, x):
+            traces.append(1)
+            for m in self.leaves:
+                x = m(x)
+            return x
+
+    jitted = nn.jit(Parent)
+    for keys, count in [((1, 2), 1), ((1, 2), 1), ((3, 4), 2), ((3, 4), 2)]:
+        jitted([Leaf(k) for k in keys]).apply({}, jnp.array(1.0))
+        assert len(traces) == count
