@@ -94,7 +94,8 @@ def param_with_axes(
       name: the parameter name.
       init_fn: the initializer (gets the ``'params'`` key first).
       *init_args: more arguments of ``init_fn`` (typically the shape).
-      axes: one logical axis name per axis of the parameter, or ``None``.
+      axes: one logical axis name per axis of the parameter (a pytree of such tuples for a
+        pytree parameter), or ``None``.
       module: the module (default: the one whose method is running).
       **init_kwargs: keyword arguments of ``init_fn``.
 
@@ -105,7 +106,9 @@ def param_with_axes(
     value = module.param(name, init_fn, *init_args, **init_kwargs)
     if axes is not None:
         value = with_sharding_constraint(value, PartitionSpec(*axes))
-        module.sow("params_axes", f"{name}_axes", AxisMetadata(tuple(axes)), reduce_fn=_sow_axes)
+        # a pytree parameter's axes are a pytree of names, kept as given (Flax's)
+        names = tuple(axes) if isinstance(axes, list) else axes
+        module.sow("params_axes", f"{name}_axes", AxisMetadata(names), reduce_fn=_sow_axes)
     return value
 
 

@@ -103,3 +103,23 @@ def test_partitioning_aliases_are_flaxs():
     assert nnp.set_axis_rules is nn.set_logical_axis_rules
     with pytest.raises(nn.errors.AxesOutsideModuleError, match="module=self"):
         nnp.param_with_axes("w", nn.initializers.ones, (2,), axes=("a",))
+
+
+def test_param_with_axes_of_a_pytree_parameter_keeps_its_names_tree():
+    """A pytree parameter's axes are a pytree of names (Flax 0.12.8's partitioning_test)."""
+    axes = {"a": ("foo", "bar"), "b": (("foo", "bar"), ("bar", "foo"))}
+
+    def init_fn(key, shape, dtype):
+        return {"a": jnp.zeros(shape, dtype), "b": (jnp.zeros(shape, dtype),) * 2}
+
+    class Tree(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return x + nnp.param_with_axes("foo", init_fn, (2, 2), x.dtype, axes=axes)["a"]
+
+    with nnp.axis_rules((("foo", "model"), ("bar", "data"))):
+        v = Tree().init(core.random.key(0), jnp.ones((2, 2)))
+    assert v["params_axes"]["foo_axes"] == nnp.AxisMetadata(names=axes)
+    names = nnp.get_axis_names(v["params_axes"])["foo"]
+    assert names["a"] == PartitionSpec("foo", "bar")
+    assert names["b"] == (PartitionSpec("foo", "bar"), PartitionSpec("bar", "foo"))
