@@ -759,8 +759,9 @@ def value_and_grad_from_state(
         finite = jnp.logical_not(jnp.logical_or(jnp.isinf(value), jnp.isnan(value)))
 
         def recompute(p, a, kwa):
-            new = core.value_and_grad(value_fn)(p, *a, **kwa)
-            return tree.cast_like(new, (value, grad))
+            new_value, new_grad = core.value_and_grad(value_fn)(p, *a, **kwa)
+            # a Python float value (a constant function) becomes an array before the cast
+            return tree.cast_like((jnp.asarray(new_value), new_grad), (value, grad))
 
         return lax.cond(finite, lambda *_: (value, grad), recompute, params, fn_args, fn_kwargs)
 

@@ -155,6 +155,16 @@ def test_optimistic_adam_is_deprecated_and_rejects_schedules():
         optim.optimistic_adam(optim.constant_schedule(0.1))
 
 
+def test_value_and_grad_from_state_of_a_constant_function():
+    # A function returning a Python float, on a fresh state (value inf: recomputed); Optax
+    # 0.2.8 gives Array(1., float32, weak_type=True) and zero gradients (its cond makes arrays).
+    params = jnp.asarray([1.0, 2.0])
+    state = optim.scale_by_backtracking_linesearch(5, store_grad=True).init(params)
+    value, grad = optim.value_and_grad_from_state(lambda p: 1.0)(params, state=state)
+    assert value.dtype == jnp.float32 and float(value) == 1.0
+    np.testing.assert_array_equal(grad, [0.0, 0.0])
+
+
 def test_value_and_grad_from_state_reuses_the_stored_value():
     f = lambda x: jnp.sum(x**2)  # noqa: E731
     tx = optim.chain(optim.sgd(1.0), optim.scale_by_backtracking_linesearch(15, store_grad=True))
