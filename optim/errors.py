@@ -436,3 +436,17 @@ class AccumulatorError(OptimError, ValueError):
         mean = optim.microbatching.AccumulationType.MEAN
         optim.microbatching.microbatch(lambda x: x.sum(0), 0, 2, mean)(jnp.ones((4, 3)))
     """
+
+
+class CountDtypeError(OptimError, ValueError):
+    """`safe_increment` (every optimizer's step counter) got a count that is neither an integer
+    nor a floating-point array: a bool or complex count has no largest value to saturate at.
+
+    Failing code::
+
+        optim.safe_increment(jnp.asarray(1, jnp.complex64))
+
+    Fix::
+
+        optim.safe_increment(jnp.asarray(1, jnp.int32))
+    """

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import core.numpy as jnp
+from optim.errors import CountDtypeError
 
 
 def is_complex(x: Any) -> bool:
@@ -36,8 +37,13 @@ def safe_increment(count: Any) -> Any:
     count = jnp.asarray(count)
     if jnp.issubdtype(count.dtype, jnp.integer):
         max_value = jnp.iinfo(count.dtype).max
-    else:
+    elif jnp.issubdtype(count.dtype, jnp.floating):
         max_value = jnp.finfo(count.dtype).max
+    else:
+        raise CountDtypeError(
+            f"Cannot safely increment count with dtype {count.dtype}, valid dtypes are "
+            'subdtypes of "jnp.integer" or "jnp.floating".'
+        )
     max_value = jnp.asarray(max_value, count.dtype)
     return jnp.where(count < max_value, count + jnp.asarray(1, count.dtype), max_value)
 

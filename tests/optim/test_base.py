@@ -133,3 +133,10 @@ def test_optax_base_names():
         tx = optim.add_decayed_weights(1e-4)
         tx.update({"w": jnp.ones(2)}, tx.init({"w": jnp.ones(2)}), None)
     assert str(info.value).splitlines()[0] == optim.base.NO_PARAMS_MSG
+
+
+# Optax 0.2.8's ValueError for counts it cannot saturate (bool, complex).
+@pytest.mark.parametrize("dtype", ["bool", "complex64"])
+def test_safe_increment_rejects_bool_and_complex_counts(dtype):
+    with pytest.raises(ValueError, match=f"Cannot safely increment count with dtype {dtype},"):
+        optim.safe_increment(jnp.asarray(1, dtype=dtype))
