@@ -445,6 +445,53 @@ def _entry_name(entry: Any) -> Any:
     return entry.idx
 
 
+def _has_key(node: Any, key: Any) -> bool:
+    """Whether `node` is a NamedTuple with field or class name `key`, or a dict with key `key`."""
+    if _is_named_tuple(node):
+        return key in node._fields or type(node).__name__ == key
+    return isinstance(node, dict) and key in node
+
+
+def _leaves_with_named_paths(tree: Any, is_leaf: Callable[[Any], bool]) -> list[tuple[tuple, Any]]:
+    """`tree_leaves_with_path(tree, is_leaf)`, NamedTuple fields named by `NamedTupleKey`."""
+    out = []
+    flat = tree_util.tree_leaves_with_path(tree, is_leaf=lambda x: is_leaf(x) or _is_named_tuple(x))
+    for path, node in flat:
+        if is_leaf(node) or not _is_named_tuple(node):
+            out.append((path, node))
+            continue
+        for field in node._fields:
+            entry = NamedTupleKey(type(node).__name__, field)
+            below = _leaves_with_named_paths(getattr(node, field), is_leaf)
+            out += [((*path, entry, *p), v) for p, v in below]
+    return out
+
+
+def _all_with_path(tree: Any, key: Any) -> list[tuple[tuple, Any]]:
+    """Optax's search order: the matches of the outermost nodes holding `key` (in leaf order),
+    then those found below each of them."""
+    holders = [
+        (path, node)
+        for path, node in _leaves_with_named_paths(tree, lambda x: _has_key(x, key))
+        if _has_key(node, key)
+    ]
+    found = []
+    for path, node in holders:
+        if _is_named_tuple(node) and type(node).__name__ == key:
+            found.append((path, node))
+        else:
+            entry = (
+                NamedTupleKey(type(node).__name__, key) if _is_named_tuple(node) else DictKey(key)
+            )
+            found.append(
+                ((*path, entry), node[key] if isinstance(node, dict) else getattr(node, key))
+            )
+    for path, node in holders:
+        for entry, child in _children(node):
+            found += [((*path, entry, *p), v) for p, v in _all_with_path(child, key)]
+    return found
+
+
 def tree_get_all_with_path(
     tree: Any, key: Any, filtering: Callable[[tuple, Any], bool] | None = None
 ) -> list[tuple[tuple, Any]]:
@@ -457,20 +504,10 @@ def tree_get_all_with_path(
       filtering: optional `(path, value) -> bool` to keep only some matches.
 
     Returns:
-      A list of `(path, value)` pairs in depth-first order.
+      A list of `(path, value)` pairs in Optax's order: the matches in the outermost nodes
+      holding `key` (in the tree's leaf order), then those below each of them.
     """
-    found: list[tuple[tuple, Any]] = []
-
-    def visit(path: tuple, node: Any) -> None:
-        if _is_named_tuple(node) and type(node).__name__ == key:
-            found.append((path, node))
-        for entry, child in _children(node):
-            child_path = (*path, entry)
-            if not isinstance(entry, SequenceKey) and _entry_name(entry) == key:
-                found.append((child_path, child))
-            visit(child_path, child)
-
-    visit((), tree)
+    found = _all_with_path(tree, key)
     if filtering is not None:
         found = [(p, v) for p, v in found if filtering(p, v)]
     return found

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
 import core.numpy as jnp
 import optim
-from core import random
+from core import random, tree_util
 from optim import tree
 from optim.errors import TreeDtypeError, TreeKeyError
 
@@ -108,6 +110,35 @@ def test_get_and_set_find_fields_by_name():
     assert isinstance(new, optim.InjectStatefulHyperparamsState)
     with pytest.raises(TreeKeyError):
         tree.set(state, nothing_called_like_this=1)
+
+
+_Adam = collections.namedtuple("ScaleByAdamState", ["count", "mu", "nu"])
+
+# (tree, key, Optax 0.2.8's paths in order): the matches in the outermost nodes holding the key,
+# in leaf order (dict keys sorted), before those found below them
+GET_ALL_CASES = [
+    (
+        {"hparams": {"learning_rate": 1.0}, "learning_rate": 2.0},
+        "learning_rate",
+        ["['learning_rate']", "['hparams']['learning_rate']"],
+    ),
+    (
+        {"z": {"count": 1}, "a": [_Adam(2, 0.0, 0.0), {"count": 3}], "count": 4},
+        "count",
+        ["['count']", "['z']['count']", "['a'][0]ScaleByAdamState.count", "['a'][1]['count']"],
+    ),
+    (
+        {"b": {"count": 1}, "a": {"c": {"count": 2}}},
+        "count",
+        ["['a']['c']['count']", "['b']['count']"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("state", "key", "want"), GET_ALL_CASES)
+def test_get_all_with_path_in_optaxs_order(state, key, want):
+    found = tree.get_all_with_path(state, key)
+    assert [tree_util.keystr(p) for p, _ in found] == want
 
 
 # (tree, filtering, key=value, Optax 0.2.8's result): `set` rebuilds the first nodes holding the
