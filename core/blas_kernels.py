@@ -98,8 +98,10 @@ def prefer_avx2(lib: ctypes.CDLL) -> None:
 def prefer_avx2_at_import() -> None:
     """`prefer_avx2` on numpy's OpenBLAS, as `import core` runs (a program's threads mostly
     start later)."""
+    if not amd_family_25():
+        return
     path = numpy_openblas()
-    if path is None or not amd_family_25():
+    if path is None:
         return
     try:
         lib = ctypes.CDLL(path)
