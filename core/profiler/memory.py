@@ -51,14 +51,19 @@ def _function_name(filename: str, line: int) -> str:
 
 
 def live_buffers() -> list[tuple[np.ndarray, Array]]:
-    """Every live `Array`'s underlying buffer, once per buffer, with one Array using it."""
+    """Every live `Array`'s underlying buffer, once per buffer, with one Array using it.
+
+    The Array reported for a buffer is the one holding the buffer itself when it is alive (not a
+    reshape or slice viewing it), whatever order the collector lists objects in.
+    """
     seen: dict[int, tuple[np.ndarray, Array]] = {}
     for obj in gc.get_objects():
         if type(obj) is Array:
             value = getattr(obj, "_value", None)
             if isinstance(value, np.ndarray):
                 root = _root(value)
-                seen.setdefault(id(root), (root, obj))
+                if value is root or id(root) not in seen:
+                    seen[id(root)] = (root, obj)
     return list(seen.values())
 
 
