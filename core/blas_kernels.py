@@ -30,14 +30,30 @@ import os
 import threading
 
 
+def bundled_libraries(package: str, directory: str, pattern: str) -> list[str]:
+    """The paths of the shared libraries a wheel bundles beside its package, sorted.
+
+    Args:
+      package: the package whose wheel bundles them ("numpy").
+      directory: the folder beside the package ("numpy.libs").
+      pattern: a file pattern in that folder ("*openblas*").
+
+    Returns:
+      The matching paths (empty if the package or the folder is not there).
+    """
+    spec = importlib.util.find_spec(package)
+    roots = (spec.submodule_search_locations or []) if spec else []
+    return [
+        path
+        for root in roots
+        for path in sorted(glob.glob(os.path.join(os.path.dirname(root), directory, pattern)))
+    ]
+
+
 def numpy_openblas() -> str | None:
     """The path of the OpenBLAS bundled in numpy's wheel (`numpy.libs/*openblas*`), or None."""
-    spec = importlib.util.find_spec("numpy")
-    for root in (spec.submodule_search_locations or []) if spec else []:
-        found = sorted(glob.glob(os.path.join(os.path.dirname(root), "numpy.libs", "*openblas*")))
-        if found:
-            return found[0]
-    return None
+    found = bundled_libraries("numpy", "numpy.libs", "*openblas*")
+    return found[0] if found else None
 
 
 @functools.cache

@@ -24,9 +24,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import glob
-import importlib.util
-import os
 
 from llvmlite import binding as llvm
 from llvmlite import ir
@@ -115,12 +112,10 @@ def _bundled_blas() -> tuple[dict[str, int], int] | None:
     `scipy_?gemm_64_` or `scipy_?gemm_`, what `scipy.linalg.cython_blas` calls), loaded by
     path, and its integer width; None if neither is there."""
     for package, directory, pattern, suffix, bits in _BUNDLED:
-        spec = importlib.util.find_spec(package)
-        for root in (spec.submodule_search_locations or []) if spec else []:
-            for path in sorted(glob.glob(os.path.join(os.path.dirname(root), directory, pattern))):
-                found = _gemms(path, suffix)
-                if found is not None:
-                    return found, bits
+        for path in blas_kernels.bundled_libraries(package, directory, pattern):
+            found = _gemms(path, suffix)
+            if found is not None:
+                return found, bits
     return None
 
 
