@@ -105,9 +105,11 @@ class Worker:
     @staticmethod
     def _set_loop_threads(want: int, current: int | None) -> int | None:
         """Sets this thread's parallel-loop threads to `want` once numba is loaded; returns
-        the setting now in force (None while numba is not loaded)."""
+        the setting now in force (None while numba is not loaded). A numba another thread is
+        still importing counts as not loaded: its module, in `sys.modules` from the start of
+        the import, lacks `set_num_threads` until the end."""
         numba = sys.modules.get("numba")
-        if numba is None:
+        if numba is None or getattr(numba.__spec__, "_initializing", False):
             return current
         try:
             numba.set_num_threads(max(1, min(want, numba.config.NUMBA_NUM_THREADS)))

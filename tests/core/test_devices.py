@@ -2,9 +2,11 @@
 two ways to configure it checked in fresh processes), device_put and what arrays know of their
 devices (JAX's attribute names and reprs), and the worker threads."""
 
+import importlib.machinery
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import placement
-from core.device_worker import current_device
+from core.device_worker import Worker, current_device
 from core.devices import DeviceError
 from core.jit import threads
 from core.sharding import SingleDeviceSharding, pmap_sharding
@@ -148,6 +150,17 @@ def test_workers_share_the_cores_for_parallel_loops():
     per_device = threads.device_share(core.local_device_count())
     d = core.devices()[6]
     assert d.worker.submit(numba.get_num_threads).result(timeout=60) == per_device
+
+
+def test_a_worker_leaves_loop_threads_alone_while_another_thread_imports_numba(monkeypatch):
+    # numba's module is in sys.modules from the start of its import, without set_num_threads
+    # until the end: a worker that called it then died, and the pmap waiting on it hung
+    importing = types.ModuleType("numba")
+    importing.__spec__ = importlib.machinery.ModuleSpec("numba", None)
+    importing.__spec__._initializing = True
+    monkeypatch.setitem(sys.modules, "numba", importing)
+    assert Worker._set_loop_threads(2, None) is None
+    assert Worker._set_loop_threads(2, 1) == 1
 
 
 def test_a_worker_keeps_to_the_cpu_a_task_asks_for_and_then_runs_anywhere():
