@@ -20,9 +20,11 @@ one that accepts a ``Module`` class (returns a subclass named ``VmapDense``... w
 
 Partial, and different from Flax:
   * the module's scope and those of modules held in its fields but bound elsewhere are lifted
-    together (as Flax); bound modules and ``Variable`` objects passed as method *arguments*
-    are not lifted (Flax lifts them too); ``nn.vjp``/``nn.jvp``/``nn.custom_vjp`` lift one
-    scope (as Flax's default);
+    together (as Flax), and so are bound modules and ``Variable`` objects passed as method
+    arguments of ``nn.jit``/``nn.vmap``/``nn.scan``/``nn.remat``/``nn.map_variables`` (not
+    through ``nn.cond``/``nn.switch``/``nn.while_loop``); a scope nested in another lifted
+    one is lifted inside it; ``nn.vjp``/``nn.jvp``/``nn.custom_vjp`` lift one scope (as
+    Flax's default);
   * ``nn.jit`` keeps each stream's path when deriving keys (Flax drops it inside ``jit``, so
     its jitted modules get other values than the plain ones); the RNG counters do not advance
     on cache hits; kwargs are dynamic (pytrees of arrays) unless named in ``static_argnames``;

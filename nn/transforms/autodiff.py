@@ -157,7 +157,7 @@ def vjp_inner(fn: Callable, primals: Sequence[Any], has_aux: bool) -> Callable:
         def wrapper(vjp_vars: dict, others: Any, counters: list | None, *args: Any) -> Any:
             s = lift.scope_fn(((vjp_vars,), others), lift.rng_groups)
             if counters is not None:  # a replay draws the forward pass's keys again
-                for inner, saved in zip(s, counters):
+                for inner, saved in zip(lift.roots(s), counters):
                     inner.rng_counters = copy.deepcopy(saved)
             out = scope_fn(s, *args)
             y, aux = out if has_aux else (out, ())

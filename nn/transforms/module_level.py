@@ -6,7 +6,10 @@ module runs on a clone of the module bound to the lifted scopes.
 module; `_lift_method` makes the method, which collects the scopes to lift (the module's own,
 then those of modules held in its fields but bound elsewhere) and runs the method on a clone
 bound to them (`_call_on_clone`, sharing the auto-name counters so that every trace names
-submodules alike). ``nn.jit`` keys its cache on a fingerprint of the module's fields
+submodules alike). Bound modules and ``Variable`` objects among the method's arguments are
+lifted too: `_lift_args` swaps them for static placeholders and adds their scopes, and
+`_bind_args` rebuilds them on the lifted scopes (Flax's ``get_module_scopes`` and
+``set_module_scopes``). ``nn.jit`` keys its cache on a fingerprint of the module's fields
 (`_JitModule`) inside Flax's ``fork_rngs``. `_run_lifted` does the same for the transforms
 written directly on `_Lift` (``nn.cond``, ``nn.vjp``...).
 """
@@ -29,6 +32,7 @@ from nn.transforms.packing import (
     _hashable,
     _Lift,
 )
+from nn.variables import Variable
 
 
 def _external_modules(module: Module) -> list[Module]:
@@ -58,15 +62,103 @@ def _module_scopes(module: Module, what: str, multi_scope: bool = True) -> list[
     return [scope] + [m.scope for m in external]
 
 
-def _bind_clone(module: Module, scopes: Sequence[Scope], cls: type | None = None) -> Module:
+@tree_util.register_static
+class _ArgRef:
+    """A bound module or a `Variable` passed as an argument of a lifted method, as Flax's
+    ``InstancePlaceholder``/``VariablePlaceholder``: a pytree without leaves (the transform
+    passes it through as static data, equal by class, fields and scope index), rebuilt
+    inside on lifted scope ``index`` by `_bind_args`.
+
+    Args:
+      index: the position of its scope among the lifted scopes.
+      cls: the module's or variable's class.
+      attrs: the module's fields (bound modules among them as `_ArgRef` too) or the
+        variable's collection and name.
+      ref: the module's ``_id`` (the same module held in a field is rebuilt as one object).
+    """
+
+    def __init__(self, index: int, cls: type, attrs: dict, ref: Any):
+        self.index = index
+        self.cls = cls
+        self.attrs = attrs
+        self.ref = ref
+
+    def _key(self) -> tuple:
+        return (self.index, self.cls, _field_fingerprint(self.attrs))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ArgRef) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+def _is_ref(x: Any) -> bool:
+    return isinstance(x, (Module, Variable, _ArgRef))
+
+
+def _lift_args(tree: Any, scopes: list[Scope]) -> Any:
+    """Flax's ``get_module_scopes`` for a method's arguments: bound modules and `Variable`
+    objects in ``tree`` (and bound modules in their fields) become `_ArgRef` placeholders, and
+    their scopes are appended to ``scopes``."""
+    memo: dict[int, _ArgRef] = {}
+
+    def lift(x: Any) -> Any:
+        if not isinstance(x, (Module, Variable)) or not isinstance(x.scope, Scope):
+            return x
+        if id(x) not in memo:
+            scopes.append(x.scope)
+            index = len(scopes) - 1
+            if isinstance(x, Module):
+                fields = (f.name for f in dataclasses.fields(x) if f.init and f.name != "parent")
+                attrs = {name: getattr(x, name) for name in fields}
+                memo[id(x)] = _ArgRef(index, type(x), {}, x._id)
+                memo[id(x)].attrs = tree_util.tree_map(lift, attrs, is_leaf=_is_ref)
+            else:
+                memo[id(x)] = _ArgRef(
+                    index, type(x), {"collection": x.collection, "name": x.name}, None
+                )
+        return memo[id(x)]
+
+    return tree_util.tree_map(lift, tree, is_leaf=_is_ref)
+
+
+def _bind_args(tree: Any, scopes: Sequence[Scope], cache: dict[int, Module]) -> Any:
+    """Flax's ``set_module_scopes`` for arguments: each `_ArgRef` in ``tree`` rebuilt on its
+    lifted scope; the modules rebuilt go into ``cache`` by ``_id``."""
+    built: dict[int, Any] = {}
+
+    def bind(x: Any) -> Any:
+        if not isinstance(x, _ArgRef):
+            return x
+        if x.index not in built:
+            scope = scopes[x.index]
+            if issubclass(x.cls, Module):
+                attrs = tree_util.tree_map(bind, x.attrs, is_leaf=_is_ref)
+                built[x.index] = cache[x.ref] = x.cls(parent=scope, **attrs)
+            else:
+                built[x.index] = x.cls(scope, **x.attrs)
+        return built[x.index]
+
+    refs = tree_util.tree_leaves(tree, is_leaf=_is_ref)
+    return tree_util.tree_map(bind, tree, is_leaf=_is_ref) if any(map(_is_ref, refs)) else tree
+
+
+def _bind_clone(
+    module: Module,
+    scopes: Sequence[Scope],
+    cls: type | None = None,
+    cache: dict[int, Module] | None = None,
+) -> Module:
     """A copy of ``module`` (as class ``cls``) bound to ``scopes[0]``.
 
     Field submodules bound outside the module (see :func:`_external_modules`) are bound to
-    the matching ``scopes[1:]``; the others are cloned unbound and adopted again, so they
-    land at the same names under the new scope.
+    the matching ``scopes[1:]`` (or are the module already rebuilt in ``cache``, passed as an
+    argument too); the others are cloned unbound and adopted again, so they land at the same
+    names under the new scope.
     """
     external = {m._id: s for m, s in zip(_external_modules(module), scopes[1:])}
-    cache: dict[int, Module] = {}
+    cache = {} if cache is None else cache
 
     def clone_fn(_: str, m: Module) -> Module:
         if m._id not in cache:
@@ -101,7 +193,9 @@ def _call_on_clone(
     every trace must name submodules alike), and the counters flow back so later names stay
     unique.
     """
-    clone = _bind_clone(module, scopes, cls)
+    cache: dict[int, Module] = {}
+    args, kwargs = _bind_args((args, kwargs), scopes, cache)
+    clone = _bind_clone(module, scopes, cls, cache)
     in_compact = module._state.in_compact_method
     if in_compact:
         clone._state.in_compact_method = True
@@ -165,12 +259,14 @@ def _lift_method(
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
             with _fork_rngs(module):
                 scopes = _module_scopes(module, name)
+                args, kwargs = _lift_args((args, kwargs), scopes)
                 return lifted(scopes, _JitModule(module), *args, **kwargs)
 
     else:
 
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
             scopes = _module_scopes(module, name)
+            args, kwargs = _lift_args((args, kwargs), scopes)
             cursor = dict(module._state.autoname_cursor)
             return lift_fn(functools.partial(body, module, cursor))(scopes, *args, **kwargs)
 

@@ -40,9 +40,16 @@ class _Lift:
     group ``g`` for scope ``k`` (likewise ``rng_groups[g][k]`` is ``{stream: root_key}``), so
     a per-group axis spec is a prefix of the group's tuple over scopes.
 
+    Scopes nested in others lifted beside them are lifted once, inside their outermost
+    lifted ancestor (Flax's ``_dedup_scopes``): ``scopes`` lists the given scopes, ``places``
+    where each is (the index of that ancestor in ``scopes``, the names down to it), and
+    `scope_fn` hands out one inner scope per given scope, the nested ones children of their
+    ancestor's, so a write through either is seen by both.
+
     Args:
       scopes: the scopes being lifted (the module's own first, then those of modules held in
-        its fields that are bound elsewhere).
+        its fields that are bound elsewhere, then those of modules and variables passed as
+        arguments).
       in_filters: one collection filter per input variable group.
       out_filters: one filter per output group (the collections the body may write).
       rng_filters: one filter per RNG group (streams matching no filter are not lifted).
@@ -57,7 +64,7 @@ class _Lift:
         rng_filters: Sequence[CollectionFilter],
         name: str = "",
     ):
-        self.scopes = list(scopes)
+        self.scopes, self.places = _dedup_scopes(scopes)
         self.name = name
         self.out_filters = tuple(out_filters)
         mutable: CollectionFilter = False
@@ -83,7 +90,7 @@ class _Lift:
     @property
     def mutable(self) -> CollectionFilter:
         """What the module's own (first) scope may write inside the transform."""
-        return self.mutables[0]
+        return self.mutables[self.places[0][0]]
 
     def static_key(self) -> tuple:
         """What the traced body depends on besides the groups' values (for jit caching)."""
@@ -95,7 +102,7 @@ class _Lift:
                 tuple(sorted(suffixes.items())),
             )
             for s, m, suffixes in zip(self.scopes, self.mutables, self.suffixes)
-        )
+        ) + tuple(self.places)
 
     def scope_fn(
         self,
@@ -103,7 +110,8 @@ class _Lift:
         rng_groups: Sequence[Sequence[Mapping]],
         mutable_filter: CollectionFilter = True,
     ) -> list[Scope]:
-        """Parentless scopes at the lifted scopes' paths over the given groups."""
+        """Parentless scopes at the lifted scopes' paths over the given groups, one per given
+        scope (a nested one as a child of its ancestor's)."""
         inner_scopes = []
         for k, outer in enumerate(self.scopes):
             variables: dict = {}
@@ -131,10 +139,21 @@ class _Lift:
             else:
                 inner.debug_path = outer.debug_path
             inner_scopes.append(inner)
-        return inner_scopes
+        given = []
+        for k, names in self.places:
+            inner = inner_scopes[k]
+            for name in names:
+                inner = inner.push(name, reuse=True)
+            given.append(inner)
+        return given
+
+    def roots(self, inner_scopes: Sequence[Scope]) -> list[Scope]:
+        """The inner scopes of `scopes` among those `scope_fn` handed out."""
+        return [inner_scopes[self.places.index((k, ()))] for k in range(len(self.scopes))]
 
     def repack(self, inner_scopes: Sequence[Scope]) -> tuple[tuple[dict, ...], ...]:
         """The mutable collections of the inner scopes, grouped by the output filters."""
+        inner_scopes = self.roots(inner_scopes)
         per_scope = [
             scope_lib.group_collections(
                 {c: v for c, v in s._variables.items() if s.is_mutable_collection(c)},
@@ -157,6 +176,23 @@ class _Lift:
                         for name in sorted(collection):
                             value = tree_util.tree_map(lambda x: x, collection[name])
                             scope.put_variable(col, name, value)
+
+
+def _dedup_scopes(scopes: Sequence[Scope]) -> tuple[list[Scope], list[tuple[int, tuple]]]:
+    """The outermost of ``scopes`` (a scope inside another of them, by root and path, is
+    dropped; the first of equal ones stays), and where each given scope lies in them."""
+
+    def outermost(s: Scope) -> Scope:
+        holders = [a for a in scopes if a.root is s.root and s.path[: len(a.path)] == a.path]
+        return min(holders, key=lambda a: len(a.path))
+
+    tops = [outermost(s) for s in scopes]
+    kept: list[Scope] = []
+    for s, top in zip(scopes, tops):
+        if top is s and not any(s is k for k in kept):
+            kept.append(s)
+    places = [(kept.index(top), s.path[len(top.path) :]) for s, top in zip(scopes, tops)]
+    return kept, places
 
 
 def _transpose(per_scope: Sequence[Sequence[Any]], n_groups: int) -> tuple[tuple[Any, ...], ...]:

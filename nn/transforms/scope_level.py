@@ -139,7 +139,7 @@ def lift_scan(
         )
         xs = tuple(None if ax is broadcast else _move(v, ax, 0) for ax, v in zip(axes, leaves))
         rngs = _split_rng_groups(lift.rng_groups, rng_splits, lambda k: random.split(k, n))
-        empty = tuple({} for _ in scopes)
+        empty = tuple({} for _ in lift.scopes)
         rng_xs = tuple(g if s else empty for g, s in zip(rngs, rng_splits))
         rng_consts = tuple(empty if s else g for g, s in zip(rngs, rng_splits))
 

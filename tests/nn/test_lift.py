@@ -327,3 +327,23 @@ def test_map_variables_ties_an_autoencoders_weights():
     y, v = decoder(random.key(0), jnp.ones((1, 2)))
     assert v["params"]["kernel"].shape == (4, 2)
     _close(y, [0.91846263, -0.5169608, -1.0780983, 1.1967025])
+
+
+def test_nested_scopes_lift_once():
+    """A scope lifted beside its parent is lifted inside it (Flax's `_dedup_scopes`): the
+    inner child is a child of the inner parent, and a write through it is seen by both (Flax
+    0.12.8 gives the same result)."""
+
+    def f(scope):
+        a = scope.push("a")
+
+        def g(scopes, key, x):
+            s, a = scopes
+            a.put_variable("state", "n", x + 1.0)
+            return s.get_variable("state", "a")["n"], a.parent is s
+
+        return lift.jit(g)((scope, a), "k", jnp.ones(()))
+
+    (seen, is_child), variables = fc.init(f, mutable=True)(random.key(0))
+    assert float(seen) == 2.0 and is_child
+    assert tree_util.tree_map(float, variables) == {"state": {"a": {"n": 2.0}}}

@@ -835,3 +835,86 @@ def test_jit_reuses_its_trace_for_equal_bound_submodule_fields():
     for keys, count in [((1, 2), 1), ((1, 2), 1), ((3, 4), 2), ((3, 4), 2)]:
         jitted([Leaf(k) for k in keys]).apply({}, jnp.array(1.0))
         assert len(traces) == count
+
+
+class _Counter(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        c = self.variable("state", "count", jnp.zeros, x.shape)
+        c.value += x
+        return c.value
+
+
+class _ModuleArgs(nn.Module):
+    """Bound submodules passed to a jitted method, and a `Variable` to another."""
+
+    @nn.compact
+    def __call__(self, x):
+        acc = self.variable("state", "acc", jnp.zeros, x.shape)
+        self.add(acc, x)
+        self.add(acc, x)
+        return self.run(_Counter(name="counter"), nn.Dense(3, name="dense"), x), acc.value
+
+    @nn.jit
+    def run(self, counter, dense, x):
+        return dense(counter(x))
+
+    @nn.jit
+    def add(self, v, x):
+        v.value = v.value + 2 * x
+
+
+# Flax 0.12.8 on the same programs (5 decimals)
+FLAX_MODULE_ARGS_INIT = [[-0.84345, 1.37487, 0.05017], [0.07864, 6.39924, 2.36841]]
+FLAX_MODULE_ARGS_APPLY2 = [[-2.53036, 4.12462, 0.15051], [0.23591, 19.19774, 7.10523]]
+FLAX_VMAP_MODULE_ARG = [[-0.8835, -1.52943], [-1.05984, 0.61306], [-0.55216, 0.72281]]
+
+
+def test_jit_lifts_modules_and_variables_passed_as_arguments():
+    x = jnp.arange(4.0).reshape(2, 2)
+    m = _ModuleArgs()
+    (y, acc), v = m.init_with_output(random.key(0), x)
+    close(y, FLAX_MODULE_ARGS_INIT)
+    close(acc, 4 * x)
+    close(v["state"]["counter"]["count"], x)
+    for _ in range(2):
+        (y, _), st = m.apply(v, x, mutable=["state"])
+        v = {**v, **st}
+    close(y, FLAX_MODULE_ARGS_APPLY2)
+    close(v["state"]["counter"]["count"], 3 * x)
+    close(v["state"]["acc"], 12 * x)
+
+
+def test_vmap_lifts_a_module_passed_as_argument():
+    class Outer(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            f = nn.vmap(
+                lambda mdl, d, x: d(x),
+                variable_axes={"params": 0},
+                split_rngs={"params": True},
+                in_axes=(None, 0),
+            )
+            return f(self, nn.Dense(2, name="d"), x)
+
+    y, v = Outer().init_with_output(random.key(1), jnp.ones((3, 4)))
+    assert shapes(v) == {"params": {"d": {"bias": (3, 2), "kernel": (3, 4, 2)}}}
+    close(y, FLAX_VMAP_MODULE_ARG)
+
+
+def test_jit_module_in_a_field_and_an_argument_is_one_module():
+    class Foo(nn.Module):
+        m1: nn.Module
+
+        @nn.compact
+        def __call__(self, x, m2):
+            return m2(self.m1(x))
+
+    class Bar(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            dense = nn.Dense(2)
+            return nn.jit(Foo)(dense)(x, dense)
+
+    v = Bar().init(random.key(0), jnp.zeros((2, 2)))
+    assert shapes(v) == {"params": {"Dense_0": {"bias": (2,), "kernel": (2, 2)}}}
