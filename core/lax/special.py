@@ -18,7 +18,8 @@ composition. Loops are `while_loop`s over whole arrays until every element has c
 JAX's jvp rules: d/dx everywhere, d/da of igamma/igammac via `igamma_grad_a` (itself not
 differentiable), none with respect to a and b of `betainc` (errors, as in JAX). `zeta` has
 d/dq (JAX's primitive has no jvp at all) and raises for x. `random_gamma_grad`, which JAX
-computes without a primitive, stays a `custom_jvp` function.
+computes without a primitive, stays a `custom_jvp` function. As in JAX, igamma, igammac,
+igamma_grad_a and betainc compute float16/bfloat16 operands in float32 (`_in_float32`).
 """
 
 from __future__ import annotations
@@ -74,6 +75,20 @@ def _quiet(fn):
     def wrapper(*args):
         with np.errstate(all="ignore"):
             return fn(*args)
+
+    return wrapper
+
+
+def _in_float32(fn):
+    """Run `fn` on float32 copies of float16/bfloat16 operands, as JAX lowers igamma, igammac,
+    igamma_grad_a and betainc (`_up_and_broadcast`): the series and continued fractions lose
+    too much in 16 bits. `ew.composed` converts the result back to the operands' dtype."""
+
+    @functools.wraps(fn)
+    def wrapper(*args):
+        if np.dtype(get_aval(args[0]).dtype).itemsize == 2:
+            args = [shapes.convert_element_type(x, np.float32) for x in args]
+        return fn(*args)
 
     return wrapper
 
@@ -304,9 +319,11 @@ def _random_gamma_grad(a: Any, x: Any) -> Any:
 _random_gamma_grad.defjvp(_no_derivative("random_gamma_grad"))
 
 # JAX's primitives: jaxprs print one `igamma`, ..., `jit` compiles the compositions
-igamma_p = ew.composed("igamma", _igamma_value, 2, "f")
-igammac_p = ew.composed("igammac", _igammac_value, 2, "f")
-igamma_grad_a_p = ew.composed("igamma_grad_a", lambda a, x: _igamma_deriv(a, x, False), 2, "f")
+igamma_p = ew.composed("igamma", _in_float32(_igamma_value), 2, "f")
+igammac_p = ew.composed("igammac", _in_float32(_igammac_value), 2, "f")
+igamma_grad_a_p = ew.composed(
+    "igamma_grad_a", _in_float32(lambda a, x: _igamma_deriv(a, x, False)), 2, "f"
+)
 igamma_grad_a_p.def_jvp(_no_derivative("igamma_grad_a"))
 
 
@@ -568,7 +585,9 @@ def _betainc_gradx(g: Any, a: Any, b: Any, x: Any) -> Any:
     return ew.mul(ew.exp(ew.sub(log_dx, lbeta)), g)
 
 
-regularized_incomplete_beta_p = ew.composed("regularized_incomplete_beta", _betainc_value, 3, "f")
+regularized_incomplete_beta_p = ew.composed(
+    "regularized_incomplete_beta", _in_float32(_betainc_value), 3, "f"
+)
 defjvp(regularized_incomplete_beta_p, _betainc_grad_ab, _betainc_grad_ab, _betainc_gradx)
 
 
