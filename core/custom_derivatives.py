@@ -16,6 +16,11 @@ rule(s) to the current trace (`process_custom_jvp` / `process_custom_vjp`, "fina
 
 Rules run like any other code, so they are differentiated again for higher orders.
 
+Symbolic zeros (`symbolic_zeros=True`): a jvp rule sees `SymbolicZero` tangents, and a
+`SymbolicZero` it returns stays the interpreters' `Zero`; a vjp rule's `fwd` gets each leaf as
+a `CustomVJPPrimal(value, perturbed)`, the bits coming from the JVP trace through its
+`perturbed=` keyword, and `bwd` gets `SymbolicZero`s for the zero output cotangents.
+
 Two helpers of `jax.custom_derivatives` are built on these: `custom_gradient` is a
 `custom_vjp` whose backward pass calls the user's forward function again to get its vjp
 closure (closures cannot be residuals of a staged program, so the forward computation runs
@@ -25,6 +30,7 @@ values it closes over as explicit arguments.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Sequence
@@ -129,7 +135,9 @@ class _Split:
                 f"{what} must have the structure of the function's output {self.out_tree}, "
                 f"got {tree}"
             )
-        return [as_value(x) for x in leaves] if convert else leaves
+        if not convert:
+            return leaves
+        return [x if type(x) is Zero else as_value(x) for x in leaves]
 
 
 def _refs_at(leaves: Sequence[Any]) -> dict[int, Ref]:
@@ -205,8 +213,9 @@ def _nondiff_positions(
     return tuple(sorted(nums))
 
 
-def _instantiate_symbolic(t: Any) -> Any:
-    return t.instantiate() if type(t) is SymbolicZero else t
+def _symbolic_to_zero(t: Any) -> Any:
+    """A rule's `SymbolicZero` tangent output as the interpreters' `Zero`."""
+    return Zero(t.aval) if type(t) is SymbolicZero else t
 
 
 def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
@@ -325,8 +334,9 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                     "tuple of length two) representing primal and tangent outputs, but got "
                     f"{res}.\nReturn (primal_out, tangent_out)."
                 )
-            if self.symbolic_zeros:  # a SymbolicZero output stands for zeros
-                res = res[0], tree_util.tree_map(_instantiate_symbolic, res[1])
+            # a SymbolicZero output (`zero_from_primal` makes them in any rule) stays a
+            # symbolic zero, as JAX's
+            res = res[0], tree_util.tree_map(_symbolic_to_zero, res[1])
             p_tree, t_tree = (tree_util.tree_structure(r) for r in res)
             if p_tree != t_tree:
                 raise errors.CustomDerivativeError(
@@ -341,7 +351,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                 res[1], f"tangent output of the jvp rule of {name}", not eager
             )
             for o, t in zip(outs, t_outs):
-                _check_tangent(get_aval(o), get_aval(t))
+                _check_tangent(get_aval(o), t.aval if type(t) is Zero else get_aval(t))
             return outs, t_outs
 
         fun_flat.__name__ = name
@@ -353,6 +363,42 @@ class custom_jvp:  # noqa: N801  (JAX's name)
 
 # ---------------------------------------------------------------------------------------------
 # custom_vjp
+
+
+@dataclasses.dataclass(slots=True)
+class CustomVJPPrimal:
+    """An argument leaf as the forward rule of a `custom_vjp` defined with
+    `symbolic_zeros=True` receives it (`jax.custom_derivatives.CustomVJPPrimal`).
+
+    Args:
+      value: the leaf's value.
+      perturbed: whether the leaf is differentiated (False: its Jacobian column is zero).
+    """
+
+    value: Any
+    perturbed: bool
+
+
+def custom_vjp_primal_tree_values(tree: Any) -> Any:
+    """`tree` with each `CustomVJPPrimal` leaf replaced by its value, as
+    `jax.custom_derivatives.custom_vjp_primal_tree_values`.
+
+    Args:
+      tree: the arguments a `symbolic_zeros=True` forward rule receives.
+
+    Returns:
+      The same tree of plain values.
+
+    Raises:
+      TypeError: a leaf is not a `CustomVJPPrimal`.
+    """
+
+    def value(leaf: Any) -> Any:
+        if type(leaf) is not CustomVJPPrimal:
+            raise TypeError(f"unexpected leaf type {type(leaf)}")
+        return leaf.value
+
+    return tree_util.tree_map(value, tree)
 
 
 class custom_vjp:  # noqa: N801  (JAX's name)
@@ -379,13 +425,39 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
+        self.symbolic_zeros = False
+        self.optimize_remat = False
 
     __getattr__ = _forward_def
 
-    def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False) -> None:
-        """Sets the forward (`fwd`) and backward (`bwd`) rules."""
-        del symbolic_zeros
+    def defvjp(
+        self,
+        fwd: Callable,
+        bwd: Callable,
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
+    ) -> None:
+        """Sets the forward (`fwd`) and backward (`bwd`) rules.
+
+        Args:
+          fwd: `fwd(*args) -> (out, residuals)`.
+          bwd: `bwd(residuals, out_cotangent) -> one cotangent (or None) per argument`.
+          symbolic_zeros: as JAX's: `fwd` receives each argument leaf as a `CustomVJPPrimal`
+            (`value`, `perturbed`), and `bwd` receives a `SymbolicZero` for each output
+            cotangent that is zero.
+          optimize_remat: JAX's flag for rules under `remat`; numbax accepts it (the values
+            are the same without it).
+
+        Raises:
+          NotImplementedError: both flags set, as in JAX.
+        """
         self.fwd, self.bwd = fwd, bwd
+        self.symbolic_zeros = symbolic_zeros
+        self.optimize_remat = optimize_remat
+        if symbolic_zeros and optimize_remat:
+            raise NotImplementedError(
+                "remat optimization for custom_vjp does not support symbolic zeros"
+            )
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else functools.partial(self, obj)
@@ -405,7 +477,9 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         def fun_flat(*xs):
             return split.flatten_out(self.fun(*split.full_args(xs)), f"{name} output")
 
-        def fwd_flat(*xs):
+        def fwd_flat(*xs, perturbed):
+            if self.symbolic_zeros:  # JAX's records of the value and whether it is perturbed
+                xs = [CustomVJPPrimal(x, p) for x, p in zip(xs, perturbed, strict=True)]
             res = self.fwd(*split.full_args(xs))
             if not isinstance(res, (tuple, list)) or len(res) != 2:
                 rule = fwd_flat.__name__
@@ -424,7 +498,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             return outs, [as_value(r) for i, r in enumerate(res_leaves) if i not in refs]
 
         def bwd_flat(res, cts):
-            cts = [zeros_like_aval(c.aval) if type(c) is Zero else c for c in cts]
+            zero = SymbolicZero if self.symbolic_zeros else zeros_like_aval
+            cts = [zero(c.aval) if type(c) is Zero else c for c in cts]
             ct_tree = tree_util.tree_unflatten(split.out_tree, cts)
             tree, refs, n = res_tree
             residuals = tree_util.tree_unflatten(tree, _with_refs(res, refs, n))
@@ -472,6 +547,16 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
     for k, (ct, aval) in enumerate(zip(flat, split.in_avals, strict=True)):
         if ct is None or type(ct) is Zero:
             out.append(zeros_like_aval(aval))
+        elif type(ct) is SymbolicZero:
+            if ct.aval.shape != aval.shape:
+                raise errors.CustomCotangentShapeError(  # JAX's words, then the fix
+                    "Custom VJP bwd rule produced a SymbolicZero with a shape/dtype that does "
+                    f"not match the corresponding input tangent shape/dtype: at output[{k}] the "
+                    f"SymbolicZero had shape/dtype {_short(ct.aval)} while the corresponding "
+                    f"input had shape/dtype {_short(aval)}. Consider just returning a None "
+                    "here instead of a SymbolicZero object."
+                )
+            out.append(zeros_like_aval(aval))
         else:
             ct = as_value(ct)
             if get_aval(ct).shape != aval.shape:
@@ -513,7 +598,9 @@ def custom_vjp_call_jvp(
     Under `linearize` the `custom_lin` equation lands in the linear program; transposing it
     calls `bwd` on the residuals.
     """
-    outs, res = fwd(*primals)
+    # JAX's perturbed bits: an input with a symbolic zero tangent, or an integer one, is not
+    perturbed = [type(t) is not Zero and dtypes.kind(get_aval(t).dtype) in "fc" for t in tangents]
+    outs, res = fwd(*primals, perturbed=perturbed)
     tangents = [instantiate(t) for t in tangents]
     out_avals = tuple(get_aval(o) for o in outs)
     t_outs = custom_lin_p.bind(*res, *tangents, num_res=len(res), bwd=bwd, out_avals=out_avals)
@@ -619,8 +706,8 @@ def _custom_vjp_call_batch(args, dims, *, name, call_jaxpr, fwd, bwd, num_consts
 
     fun.__name__ = name
 
-    def fwd_all(*xs):
-        return fwd(*xs[num_consts:])
+    def fwd_all(*xs, perturbed):
+        return fwd(*xs[num_consts:], perturbed=perturbed[num_consts:])
 
     def bwd_all(res, cts):
         return [Zero(a) for a in const_avals] + list(bwd(res, cts))
@@ -770,11 +857,13 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
 
 
 __all__ = [
+    "CustomVJPPrimal",
     "SymbolicZero",
     "closure_convert",
     "custom_gradient",
     "custom_jvp",
     "custom_vjp",
+    "custom_vjp_primal_tree_values",
     "linear_call",
     "zero_from_primal",
 ]

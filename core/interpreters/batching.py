@@ -230,10 +230,11 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
     fun_b = _batched_call(fun, dims, size, axis_name)
     fun_b.__name__ = getattr(fun, "__name__", "<lambda>")  # the staged call's name
 
-    def fwd_b(*vals):
+    def fwd_b(*vals, perturbed):
         trace = BatchTrace(current_trace(), size, axis_name)
         with set_current_trace(trace):
-            outs, res = fwd(*[_box(trace, v, d) for v, d in zip(vals, dims, strict=True)])
+            boxed = [_box(trace, v, d) for v, d in zip(vals, dims, strict=True)]
+            outs, res = fwd(*boxed, perturbed=perturbed)
         return (
             [_unbox_front(trace, o, size) for o in outs],
             [_unbox_front(trace, r, size) for r in res],

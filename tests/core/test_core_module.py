@@ -56,7 +56,7 @@ def test_extend_core_jaxprs_and_primitives():
     assert all(isinstance(e.primitive, xcore.Primitive) for e in eqns)
     assert all(isinstance(v, xcore.Var) for v in closed.jaxpr.invars)
     np.testing.assert_allclose(
-        xcore.jaxpr_as_fun(closed, jnp.zeros(3))[0], np.full(3, 2.0), rtol=1e-6
+        xcore.jaxpr_as_fun(closed)(jnp.zeros(3))[0], np.full(3, 2.0), rtol=1e-6
     )
     xcore.check_jaxpr(closed.jaxpr)
     assert repr(closed.jaxpr.invars[0]).endswith("):float32[3]")  # JAX's `Var(id=...):float32[3]`

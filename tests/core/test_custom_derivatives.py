@@ -236,3 +236,121 @@ def test_arguments_that_do_not_bind_are_jaxs_error(kind):
         "missing a required argument: 'y'"
     )
     assert float(g(1.0, y=2.0)) == 1.0
+
+
+def _logged_symbolic_vjp():
+    """`f(x, y) = (x * y, y)` with `symbolic_zeros=True` rules that log the perturbed bits
+    `fwd` gets and which output cotangents `bwd` gets as `SymbolicZero`s."""
+    from core.custom_derivatives import SymbolicZero, custom_vjp_primal_tree_values
+
+    log = []
+    f = core.custom_vjp(lambda x, y: (x * y, y))
+
+    def fwd(x, y):
+        log.append(("fwd", x.perturbed, y.perturbed))
+        x, y = custom_vjp_primal_tree_values((x, y))
+        return (x * y, y), (x, y)
+
+    def bwd(res, cts):
+        x, y = res
+        log.append(("bwd", *(type(c) is SymbolicZero for c in cts)))
+        a, b = (0.0 if type(c) is SymbolicZero else c for c in cts)
+        return a * y, a * x + b
+
+    f.defvjp(fwd, bwd, symbolic_zeros=True)
+    return f, log
+
+
+SYMBOLIC_VJP = {  # case: (run(f), result, log), recorded from JAX 0.10.2
+    "grad_first": (
+        lambda f: core.grad(lambda x, y: f(x, y)[0])(2.0, 3.0),
+        [3.0],
+        [("fwd", True, False), ("bwd", False, True)],
+    ),
+    "grad_second_wrt_y": (
+        lambda f: core.grad(lambda x, y: f(x, y)[1], argnums=1)(2.0, 3.0),
+        [1.0],
+        [("fwd", False, True), ("bwd", True, False)],
+    ),
+    "jit_grad_both": (
+        lambda f: core.jit(core.grad(lambda x, y: sum(f(x, y)), argnums=(0, 1)))(2.0, 3.0),
+        [3.0, 3.0],
+        [("fwd", True, True), ("bwd", False, False)],
+    ),
+    "grad_of_jit": (
+        lambda f: core.grad(core.jit(lambda x, y: f(x, y)[0]))(2.0, 3.0),
+        [3.0],
+        [("fwd", True, False), ("bwd", False, True)],
+    ),
+    "vmap_grad": (
+        lambda f: core.vmap(core.grad(lambda x, y: f(x, y)[0]))(jnp.arange(2.0), jnp.ones(2)),
+        [[1.0, 1.0]],
+        [("fwd", True, False), ("bwd", False, True)],
+    ),
+    "integer_input": (
+        lambda f: core.jacrev(lambda x, y: f(x, y)[0], argnums=(0, 1), allow_int=True)(
+            2.0, np.int32(3)
+        ),
+        [3.0, 0],
+        [("fwd", True, False), ("bwd", False, True)],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SYMBOLIC_VJP)
+def test_symbolic_zeros_of_custom_vjp_as_jax(case):
+    run, want, want_log = SYMBOLIC_VJP[case]
+    f, log = _logged_symbolic_vjp()
+    out = run(f)
+    out = out if isinstance(out, tuple) else (out,)
+    assert [np.asarray(o).tolist() for o in out] == want
+    assert log == want_log
+
+
+def test_symbolic_zero_vjp_flags_and_errors_are_jaxs():
+    from core.custom_derivatives import SymbolicZero, custom_vjp_primal_tree_values
+
+    f = core.custom_vjp(lambda x: x)
+    with pytest.raises(NotImplementedError, match="does not support symbolic zeros"):
+        f.defvjp(lambda x: (x, None), lambda r, c: (c,), symbolic_zeros=True, optimize_remat=True)
+    f.defvjp(lambda x: (x, None), lambda r, c: (c * 2,), optimize_remat=True)
+    assert float(core.grad(f)(1.0)) == 2.0
+    with pytest.raises(TypeError, match="unexpected leaf type"):
+        custom_vjp_primal_tree_values([1.0])
+    # a SymbolicZero cotangent of the wrong shape: JAX's ValueError
+    f.defvjp(
+        lambda x: (x.value, None),
+        lambda r, c: (SymbolicZero(core.core.ShapedArray((2,), jnp.float32)),),
+        symbolic_zeros=True,
+    )
+    with pytest.raises(ValueError) as info:
+        core.grad(f)(1.0)
+    assert str(info.value).startswith(  # JAX 0.10.2's text
+        "Custom VJP bwd rule produced a SymbolicZero with a shape/dtype that does not match "
+        "the corresponding input tangent shape/dtype: at output[0] the SymbolicZero had "
+        "shape/dtype float32[2] while the corresponding input had shape/dtype float32[]. "
+        "Consider just returning a None here instead of a SymbolicZero object."
+    )
+
+
+def test_symbolic_zero_jvp_outputs_stay_symbolic():
+    # a SymbolicZero tangent output (also from a rule without symbolic_zeros) is a symbolic
+    # zero: under vmap of jit, and fed to another rule (JAX 0.10.2: no crash, zero tangents)
+    from core.custom_derivatives import SymbolicZero, zero_from_primal
+
+    f = core.custom_jvp(lambda x: x + 1)
+    f.defjvp(lambda p, t: (f(p[0]), zero_from_primal(p[0], symbolic_zeros=True)))
+    x = jnp.arange(3.0)
+    out, t = core.jvp(core.vmap(core.jit(f)), (x,), (x,))
+    np.testing.assert_array_equal(t, np.zeros(3, np.float32))
+    seen = []
+    g = core.custom_jvp(lambda x, y: y)
+
+    def g_jvp(primals, tangents):
+        seen.append(type(tangents[1]) is SymbolicZero)
+        return primals[1], tangents[1]
+
+    g.defjvp(g_jvp, symbolic_zeros=True)
+    out, t = core.jvp(core.vmap(lambda x: g(x, g(x, 1.0))), (jnp.ones(3),), (jnp.ones(3),))
+    assert seen == [True, True] and t.weak_type
+    np.testing.assert_array_equal(t, np.zeros(3, np.float32))

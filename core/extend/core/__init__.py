@@ -15,6 +15,7 @@ Not provided (JAX internals numbax has no counterpart for): `CallPrimitive`, `ca
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -54,17 +55,21 @@ __all__ = [
 ]
 
 
-def jaxpr_as_fun(closed_jaxpr: ClosedJaxpr, *args: Any) -> Any:
-    """Runs a closed jaxpr on `args` under the current interpreter (so transformations of the
-    call transform the jaxpr); `functools.partial(jaxpr_as_fun, closed_jaxpr)` is its function.
+def jaxpr_as_fun(closed_jaxpr: ClosedJaxpr, *args: Any) -> Callable[..., list[Any]]:
+    """The function of a closed jaxpr, as JAX's (curried) `jaxpr_as_fun`: calling it runs the
+    jaxpr under the current interpreter, so transformations of the call transform the jaxpr.
 
     Args:
       closed_jaxpr: the jaxpr and its constants.
-      *args: one value per input variable.
+      *args: leading inputs to bind now, as JAX's (`jaxpr_as_fun(cj, x)` is not yet a call).
 
     Returns:
-      The list of outputs.
+      The function of the remaining inputs, returning the list of outputs.
     """
+    return functools.partial(_run_closed, closed_jaxpr, *args)
+
+
+def _run_closed(closed_jaxpr: ClosedJaxpr, *args: Any) -> list[Any]:
     return eval_jaxpr(closed_jaxpr.jaxpr, closed_jaxpr.consts, *args)
 
 
