@@ -160,6 +160,10 @@ class Array(ArrayBase):
         """The array as nested Python lists."""
         return self._value.tolist()
 
+    def tobytes(self, order: str = "C") -> bytes:
+        """The raw bytes of the elements, in C (or "F") order, as `numpy.ndarray.tobytes`."""
+        return self._value.tobytes(order)
+
     def block_until_ready(self) -> Array:
         """Waits until the value is computed (see `core.pending`) and returns self; an array
         whose computation raised raises that error here."""
@@ -296,12 +300,6 @@ class Array(ArrayBase):
 
     def __reduce__(self):
         return (_rebuild, (np.array(self._value), self._aval.weak_type))
-
-    def __copy__(self) -> Array:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Array:
-        return self
 
 
 class DeletedArray(Array):

@@ -123,6 +123,9 @@ class Tracer(ArrayBase):
     def tolist(self):
         return self._concrete(lambda aval: self._method_error(aval, "tolist")).tolist()
 
+    def tobytes(self, order="C"):
+        return self._concrete(lambda aval: self._method_error(aval, "tobytes")).tobytes(order)
+
     @staticmethod
     def _method_error(aval: Any, method: str) -> Exception:
         where = errors.traced_shape(aval)  # JAX's words for each

@@ -164,7 +164,9 @@ def install() -> None:
     ArrayBase.dot = lambda self, b, *, precision=None, preferred_element_type=None: linalg_ops.dot(
         self, b, precision=precision, preferred_element_type=preferred_element_type
     )
-    ArrayBase.copy = lambda self: creation.copy(self)
+    ArrayBase.copy = ArrayBase.__copy__ = lambda self: creation.copy(self)
+    ArrayBase.__deepcopy__ = lambda self, memo: creation.copy(self)  # a new buffer, as JAX's
+    ArrayBase.__contains__ = _contains
     ArrayBase.conj = ArrayBase.conjugate = lambda self: ufuncs.conj(self)
     ArrayBase.real = property(lambda self: ufuncs.real(self))
     ArrayBase.__jax_array__ = lambda self: self
@@ -179,9 +181,7 @@ def _install_more() -> None:
         self, size=size, fill_value=fill_value
     )
     ArrayBase.take = PRNGKeyArray.take = lookup.take
-    ArrayBase.searchsorted = lambda self, v, side="left", sorter=None: lookup.searchsorted(
-        self, v, side, sorter
-    )
+    ArrayBase.searchsorted = lookup.searchsorted
     ArrayBase.sort = lambda self, axis=-1, *, stable=True, descending=False: sorting.sort(
         self, axis, stable=stable, descending=descending
     )
@@ -213,6 +213,23 @@ def _operator_round(self, ndigits=None):
 
 def _compress(self, condition, axis=None, *, size=None, fill_value=0, out=None):
     return compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
+
+
+def _contains(self, other):
+    """`other in x`, JAX's: `x` 1-D and `other` a scalar, true when an element equals it."""
+    if other is None or isinstance(other, str):
+        raise TypeError(f"Array.__contains__: unsupported operand type {type(other)}.")
+    _util.check_arraylike("Array.__contains__", other)
+    query = _util.ensure_array(other)
+    if self.ndim != 1:
+        raise ValueError(
+            f"Array.__contains__: search array must be one-dimensional, got arr.shape={self.shape}."
+        )
+    if query.ndim != 0:
+        raise ValueError(
+            f"Array.__contains__: query value must be a scalar, got query.shape={query.shape}"
+        )
+    return reductions.any(ufuncs.equal(self, query))
 
 
 def _choose(self, choices, out=None, mode="raise"):

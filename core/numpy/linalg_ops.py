@@ -397,7 +397,9 @@ def vecdot(
     x1, x2 = convert_element_type(x1, pet), convert_element_type(x2, pet)
     if pet.kind == "c":
         x1 = conjugate(x1)
-    return _sum(multiply(x1, x2), axis=axis, dtype=pet if pet.kind in "iub" else None)
+    # `axis` counts in each operand's own rank (JAX moves it last in both), the rest broadcast
+    x1, x2 = moveaxis(x1, axis, -1), moveaxis(x2, axis, -1)
+    return _sum(multiply(x1, x2), axis=-1, dtype=pet if pet.kind in "iub" else None)
 
 
 def matvec(x1: Any, x2: Any, /) -> Any:

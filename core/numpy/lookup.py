@@ -31,6 +31,8 @@ from core.numpy.ufuncs import (
     less,
     less_equal,
     logical_not,
+    multiply,
+    not_equal,
     real,
     remainder,
 )
@@ -159,8 +161,9 @@ def take_along_axis(
       arr: the array.
       indices: integer indices, of `arr`'s rank.
       axis: the axis to index (None: the flattened array).
-      mode: out-of-bounds handling: "fill" (the default: `fill_value`), "clip", "wrap" or
-        "promise_in_bounds".
+      mode: out-of-bounds handling: "fill" (the default: `fill_value`), "clip",
+        "promise_in_bounds", or "one_hot" (JAX's: a sum of `arr` times the indices' one-hot
+        rows, so out-of-bounds indices give 0 and an inf or NaN on the axis spreads).
       fill_value: the value of out-of-bounds indices with "fill" (NaN, or the dtype's
         smallest value).
       wrap_negative_indices: count negative indices from the end (None: unless `mode` is
@@ -171,15 +174,19 @@ def take_along_axis(
     """
     check_arraylike("take_along_axis", arr, indices)
     arr = ensure_array(arr)
-    if axis is None:
-        arr = sh.reshape(arr, (get_aval(arr).size,))
-        axis = 0
     idx = ensure_array(indices)
-    ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
     if get_aval(idx).dtype.kind not in "iu":
         raise TypeError(
             f"take_along_axis indices must be of integer type, got {get_aval(idx).dtype}"
         )
+    if axis is None:
+        if get_aval(idx).ndim != 1:
+            raise ValueError(
+                f"take_along_axis indices must be 1D if axis=None, got shape {get_aval(idx).shape}"
+            )
+        arr = sh.reshape(arr, (get_aval(arr).size,))
+        axis = 0
+    ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
     if len(ashape) != len(ishape):
         raise ValueError(
             "indices and arr must have the same number of dimensions; "
@@ -188,7 +195,7 @@ def take_along_axis(
     axis = canonicalize_axis(axis, len(ashape))
     if mode == "wrap":  # a gather mode, as JAX's take_along_axis reads it, not a take mode
         raise ValueError('Unknown gather mode "wrap"')
-    mode = gather_mode(mode, "fill")
+    mode = mode if mode == "one_hot" else gather_mode(mode, "fill")
     arr_shape = (*ashape[:axis], 1, *ashape[axis + 1 :])
     out_shape = broadcast_shapes(ishape, arr_shape)  # JAX's message on a mismatch
     if ashape[axis] == 0:
@@ -196,6 +203,8 @@ def take_along_axis(
     if wrap_negative_indices is None:
         wrap_negative_indices = mode != PROMISE_IN_BOUNDS
     idx = _prep_indices(idx, ashape[axis], mode, wrap_negative_indices)
+    if mode == "one_hot":
+        return _take_along_one_hot(arr, idx, axis)
     # JAX's: the index's size-1 dims take the array's whole, the array's size-1 dims are
     # squeezed, the others are batching dims of both
     index_dims = [d for d, n in enumerate(ishape) if d == axis or n != 1]
@@ -281,8 +290,25 @@ def searchsorted(
     out_dtype = np.dtype(np.int64 if n > np.iinfo(np.int32).max else np.int32)
     if method in ("scan", "scan_unrolled"):
         return _bisect(a, v, side, out_dtype)
-    hits = _sort_order_cmp(a, sh.reshape(v, (*vshape, 1)), side)
+    # both of rank len(vshape) + 1, so no rank promotion (which the config may forbid)
+    a_row = sh.reshape(a, (1,) * len(vshape) + (n,))
+    hits = _sort_order_cmp(a_row, sh.reshape(v, (*vshape, 1)), side)
     return reduce_sum(sh.convert_element_type(hits, out_dtype), (len(vshape),))
+
+
+def _take_along_one_hot(arr: Any, idx: Any, axis: int) -> Any:
+    """`take_along_axis` as JAX's mode "one_hot" computes it: the sum over the axis of `arr`
+    times `idx`'s one-hot rows (`idx` already wrapped; both operands of one rank)."""
+    ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
+    n, dt = ashape[axis], get_aval(arr).dtype
+    work = np.dtype(np.int32) if dt == np.bool_ else dt
+    positions = sh.reshape(sh.iota(get_aval(idx).dtype, n), (1,) * len(ishape) + (n,))
+    hot = sh.convert_element_type(equal(sh.reshape(idx, (*ishape, 1)), positions), work)
+    rest = [d for d in range(len(ashape)) if d != axis]
+    moved = sh.transpose(sh.convert_element_type(arr, work), (*rest, axis))
+    moved = sh.reshape(moved, (*ashape[:axis], 1, *ashape[axis + 1 :], n))
+    out = reduce_sum(multiply(hot, moved), (len(ishape),))
+    return not_equal(out, 0) if work != dt else out
 
 
 def _bisect(a: Any, v: Any, side: str, out_dtype: np.dtype) -> Any:

@@ -601,8 +601,14 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
         return reshape(roll(ravel(a), shift, 0), shape)
     nd = get_aval(a).ndim
     if isinstance(shift, Tracer):
-        axes = tuple(canonicalize_axis(int(ax), nd) for ax in np.atleast_1d(axis))
-        shifts = [shift] * len(axes)
+        # JAX's: the shifts and the axes broadcast to one 1-D shape, a shift per axis
+        ax = np.atleast_1d(np.asarray(axis))
+        n_b = broadcast_shapes(get_aval(shift).shape, ax.shape, (1,))
+        if len(n_b) != 1:
+            raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
+        axes = tuple(canonicalize_axis(int(a_), nd) for a_ in np.broadcast_to(ax, n_b))
+        shift_b = _broadcast_to(shift, n_b)
+        shifts = [sh.reshape(ix.slice_in_dim(shift_b, i, i + 1, axis=0), ()) for i in range(n_b[0])]
     else:
         # JAX broadcasts the axes against the shifts (a repeated axis rolls once per entry).
         ax_b, sh_b = np.broadcast_arrays(np.atleast_1d(axis), np.atleast_1d(shift))

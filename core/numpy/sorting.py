@@ -179,4 +179,7 @@ def sort_complex(a: Any) -> Any:
     check_arraylike("sort_complex", a)
     a = ensure_array(a)
     out = sort(a, -1)
-    return sh.convert_element_type(out, dtypes.result_type(get_aval(a).dtype, dtypes.complex64))
+    # JAX's `to_complex_dtype`, no promotion (which strict promotion would refuse for ints):
+    # complex128 for the 64-bit types, complex64 for the rest
+    wide = get_aval(a).dtype in (np.float64, np.complex128, np.int64, np.uint64)
+    return sh.convert_element_type(out, np.dtype(np.complex128 if wide else np.complex64))

@@ -80,3 +80,17 @@ def test_out_sharding_places_the_product_as_jax_does(product, spec):
 def test_einsum_contracts_an_empty_label_to_zeros(x_shape, y_shape):
     out = jnp.einsum("ij,jk->ik", jnp.ones(x_shape), jnp.ones(y_shape))
     np.testing.assert_array_equal(out, np.zeros((2, 3), np.float32))
+
+
+@pytest.mark.parametrize(  # JAX's vecdot: `axis` in each operand's own rank, the rest broadcast
+    "s1, s2, axis",
+    [((4, 1, 3), (4,), 0), ((3, 2), (1, 2, 3), 1), ((2, 4, 3), (2, 3), 0), ((4,), (4, 3), 0)],
+)
+def test_vecdot_axis_counts_in_each_operand(s1, s2, axis):
+    x = np.arange(np.prod(s1), dtype=np.float32).reshape(s1) - 3
+    y = np.arange(np.prod(s2), dtype=np.float32).reshape(s2) * 0.5
+    want = np.sum(np.moveaxis(x, axis, -1) * np.moveaxis(y, axis, -1), axis=-1)
+    with core.numpy_rank_promotion("allow"):
+        got = jnp.vecdot(x, y, axis=axis)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6)

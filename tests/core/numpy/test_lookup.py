@@ -82,3 +82,43 @@ def test_searchsorted_of_a_2d_array_has_jaxs_first_line():
     with pytest.raises(ValueError) as info:
         jnp.searchsorted(jnp.ones((2, 2)), jnp.array([2.0]))
     assert str(info.value).splitlines()[0] == "a should be 1-dimensional"  # JAX 0.10.2
+
+
+# take_along_axis(mode="one_hot"): JAX 0.10.2's answers (out-of-bounds rows give 0, an inf on
+# the axis turns the products NaN, bools stay bools, the array's dtype is kept)
+X34 = np.arange(12.0).reshape(3, 4)
+ONE_HOT = [
+    (X34, [[0, 3, -1, 5]], 1, [[0.0, 3.0, 3.0, 0.0], [4.0, 7.0, 7.0, 0.0], [8.0, 11.0, 11.0, 0.0]]),
+    (X34, [[2], [-3], [7]], 0, [[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0], [0.0] * 4]),
+    (np.array([True, False, True]), [1, 2, 4], 0, [False, True, False]),
+    (np.array([1.0, np.inf], np.float32), [0], 0, [NAN]),
+    (np.arange(6, dtype=np.int8).reshape(2, 3), [[2, 0], [1, 1]], 1, [[2, 0], [4, 4]]),
+]
+
+
+@pytest.mark.parametrize("x, idx, axis, want", ONE_HOT)
+def test_take_along_axis_one_hot_mode(x, idx, axis, want):
+    got = jnp.take_along_axis(jnp.asarray(x), jnp.array(idx), axis=axis, mode="one_hot")
+    assert got.dtype == jnp.asarray(x).dtype
+    np.testing.assert_array_equal(got, want)
+    jitted = core.jit(lambda a, i: jnp.take_along_axis(a, i, axis=axis, mode="one_hot"))
+    np.testing.assert_array_equal(jitted(jnp.asarray(x), jnp.array(idx)), want)
+
+
+def test_take_along_axis_none_axis_wants_1d_indices():
+    with pytest.raises(ValueError, match=r"indices must be 1D if axis=None, got shape \(1, 1\)"):
+        jnp.take_along_axis(jnp.zeros((3, 4)), jnp.array([[0]]), axis=None)
+
+
+def test_searchsorted_compare_all_needs_no_rank_promotion():
+    # JAX's tests run with rank promotion "raise"; the method's internal comparison must not
+    # rely on it (answers from JAX)
+    with core.numpy_rank_promotion("raise"):
+        got = jnp.searchsorted(jnp.array([1.0, 2.0, 3.0]), jnp.array([[0.5, 2.0], [3.0, 9.0]]),
+                               method="compare_all")  # fmt: skip
+    np.testing.assert_array_equal(got, [[0, 1], [2, 3]])
+
+
+def test_searchsorted_method_takes_jaxs_keywords():
+    got = jnp.array([1.0, 2.0, 3.0]).searchsorted(jnp.array([2.0]), side="right", method="sort")
+    np.testing.assert_array_equal(got, [2])

@@ -63,3 +63,19 @@ def test_shape_ndim_size_of_non_arrays_warn_as_jax():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert (jnp.shape("abc"), jnp.ndim(2.0), jnp.size(jnp.ones((2, 3)), 1)) == ((), 0, 3)
+
+
+@pytest.mark.parametrize(
+    "shift, axis", [((1, 2), (0, -1)), ((1, 2), 1), (3, (0, 1)), ((2,), (1,)), (-1, 0)]
+)
+def test_roll_traced_shift_broadcasts_against_axes(shift, axis):
+    # a traced shift (under jit) broadcasts against the axes as a concrete one does (numpy's
+    # answers)
+    m = np.arange(12).reshape(3, 4)
+    rolled = core.jit(lambda a, s: jnp.roll(a, s, axis=axis))(m, jnp.array(shift))
+    np.testing.assert_array_equal(rolled, np.roll(m, shift, axis=axis))
+
+
+def test_roll_traced_shift_of_rank_2_is_an_error():
+    with pytest.raises(ValueError, match="'shift' and 'axis' arguments to roll must be scalars"):
+        core.jit(lambda a, s: jnp.roll(a, s, axis=(0, 1)))(jnp.zeros((3, 4)), jnp.array([[1, 2]]))

@@ -1,0 +1,51 @@
+"""Array methods and operators as JAX 0.10.2's (answers and messages recorded from JAX): `copy`
+and `deepcopy` give a new buffer and work on tracers, `in` needs a 1-D array and a scalar,
+`tobytes` gives numpy's bytes and is a concretization error under `jit`."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import ConcretizationTypeError, TracerBoolConversionError
+
+
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_copy_makes_a_new_buffer_and_traces(copier):
+    x = jnp.arange(3.0)
+    y = copier(x)
+    assert y.unsafe_buffer_pointer() != x.unsafe_buffer_pointer()
+    x.delete()
+    np.testing.assert_array_equal(y, [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(core.jit(copier)(y), [0.0, 1.0, 2.0])
+
+
+def test_contains():
+    x = jnp.arange(3.0)
+    assert 2.0 in x
+    assert 5 not in x
+    with pytest.raises(TracerBoolConversionError):
+        core.jit(lambda a: 1.0 in a)(x)
+
+
+@pytest.mark.parametrize(
+    "arr, query, error, message",
+    [
+        (np.arange(3.0), None, TypeError, "unsupported operand type <class 'NoneType'>"),
+        (np.arange(3.0), "a", TypeError, "unsupported operand type <class 'str'>"),
+        (np.arange(3.0), np.zeros(2), ValueError, r"query value must be a scalar, got query.sh"),
+        (np.zeros((2, 2)), 1.0, ValueError, r"must be one-dimensional, got arr.shape=\(2, 2\)"),
+    ],
+)
+def test_contains_errors(arr, query, error, message):
+    with pytest.raises(error, match=message):
+        query in jnp.asarray(arr)  # noqa: B015  (the operator is the test)
+
+
+def test_tobytes():
+    assert jnp.array([1, 2], dtype=jnp.int16).tobytes() == b"\x01\x00\x02\x00"
+    assert jnp.arange(4, dtype=jnp.int8).reshape(2, 2).tobytes("F") == b"\x00\x02\x01\x03"
+    with pytest.raises(ConcretizationTypeError, match=r"The tobytes\(\) method was called on"):
+        core.jit(lambda a: a.tobytes())(jnp.arange(3.0))
