@@ -41,8 +41,18 @@ def _avals(leaves: list[Any]) -> list[Any]:
     return [get_aval(x) for x in leaves]
 
 
-def _staged(fun: Callable, in_trees: list[Any], avals: list[Any], name: str, want: Any, aux: bool):
-    """`(jaxpr, consts, out_tree)` of `fun` on flat inputs; checks its output structure."""
+def _staged(
+    fun: Callable,
+    in_trees: list[Any],
+    avals: list[Any],
+    name: str,
+    want: Any,
+    aux: bool,
+    against: str,
+):
+    """`(jaxpr, consts, out_tree)` of `fun` on flat inputs. As JAX's, its output must have the
+    structure `want` of the input named `against` ("b" of a linear solve, whose shapes it must
+    have too, "initial_guess" or "x" of a root), within a pair with aux data if `aux`."""
     trees: list[Any] = []
 
     def flat(*xs):
@@ -52,24 +62,41 @@ def _staged(fun: Callable, in_trees: list[Any], avals: list[Any], name: str, wan
             args.append(tree_util.tree_unflatten(t, list(xs[i : i + n])))
             i += n
         out = fun(*args)
-        main = out[0] if aux else out
+        main = _main_output(out, name, aux)
+        if against == "b":
+            got = [get_aval(leaf).shape for leaf in tree_util.tree_leaves(main)]
+            if got != [a.shape for a in avals]:
+                raise ValueError(  # JAX's words, then the fix
+                    f"{name}() output shapes must match {against}, got {got} and "
+                    f"{[a.shape for a in avals]}\n{name} returns arrays shaped like {against}."
+                )
         if tree_util.tree_structure(main) != want:
-            raise TypeError(
-                f"{name} must return the structure of its input {want}, got "
-                f"{tree_util.tree_structure(main)}"
+            raise TypeError(  # JAX's words, then the fix
+                f"{name}() output pytree structure must match {against}, got "
+                f"{tree_util.tree_structure(main)} and {want}.\n{name} returns a pytree "
+                f"structured like {against}."
             )
         leaves, tree = tree_util.tree_flatten(out)
-        for leaf, a in zip(tree_util.tree_leaves(main), avals):
-            if get_aval(leaf).shape != a.shape:
-                raise ValueError(
-                    f"{name}() output shapes must match the input's: got {get_aval(leaf).shape}"
-                    f" for {a.shape}"
-                )
         trees.append(tree)
         return leaves
 
     jaxpr, consts = stage(flat, avals * len(in_trees))
     return jaxpr, consts, trees[0]
+
+
+def _main_output(out: Any, name: str, aux: bool) -> Any:
+    """`out`, or its first part when `aux`: JAX's ValueError when it is not a pair then."""
+    if not aux:
+        return out
+    leaves, tree = tree_util.tree_flatten(out)
+    children = tree.children()
+    if len(children) != 2:
+        raise ValueError(  # JAX's words, then the fix
+            f"{name}() produced a pytree with structure {tree}, but a pytree tuple with "
+            "auxiliary output was expected because has_aux was set to True."
+            f"\n{name} returns (solution, aux)."
+        )
+    return tree_util.tree_unflatten(children[0], leaves[: children[0].num_leaves])
 
 
 def _run(jaxpr: ir.Jaxpr, *args: Any) -> list[Any]:
@@ -130,9 +157,9 @@ def custom_root(
     """
     leaves, tree = tree_util.tree_flatten(initial_guess)
     avals = _avals(leaves)
-    f_jaxpr, f_consts, _ = _staged(f, [tree], avals, "f", tree, False)
+    f_jaxpr, f_consts, _ = _staged(f, [tree], avals, "f", tree, False, "initial_guess")
     s_jaxpr, s_consts, out_tree = _staged(
-        lambda x: solve(f, x), [tree], avals, "solve", tree, has_aux
+        lambda x: solve(f, x), [tree], avals, "solve", tree, has_aux, "initial_guess"
     )
 
     def linearize_and_solve(x, b):
@@ -140,7 +167,7 @@ def custom_root(
         return tangent_solve(f_lin, b)
 
     l_jaxpr, l_consts, _ = _staged(
-        linearize_and_solve, [tree, tree], avals, "tangent_solve", tree, False
+        linearize_and_solve, [tree, tree], avals, "tangent_solve", tree, False, "x"
     )
     jaxprs = _RootJaxprs(f_jaxpr, s_jaxpr, l_jaxpr, len(leaves))
     out = _custom_root(jaxprs, list(f_consts), list(s_consts), list(l_consts), leaves)
@@ -296,9 +323,9 @@ def custom_linear_solve(
         transpose_solve = solve
     leaves, tree = tree_util.tree_flatten(b)
     avals = _avals(leaves)
-    mv_jaxpr, mv_consts, _ = _staged(matvec, [tree], avals, "matvec", tree, False)
+    mv_jaxpr, mv_consts, _ = _staged(matvec, [tree], avals, "matvec", tree, False, "b")
     s_jaxpr, s_consts, out_tree = _staged(
-        lambda x: solve(matvec, x), [tree], avals, "solve", tree, has_aux
+        lambda x: solve(matvec, x), [tree], avals, "solve", tree, has_aux, "b"
     )
     vm_jaxpr = t_jaxpr = None
     vm_consts: list[Any] = []
@@ -311,9 +338,15 @@ def custom_linear_solve(
             def vecmat(y):
                 return linear_transpose(matvec, b)(y)[0]
 
-            vm_jaxpr, vm_consts, _ = _staged(vecmat, [tree], avals, "vecmat", tree, False)
+            vm_jaxpr, vm_consts, _ = _staged(vecmat, [tree], avals, "vecmat", tree, False, "b")
         t_jaxpr, t_consts, _ = _staged(
-            lambda x: transpose_solve(vecmat, x), [tree], avals, "transpose_solve", tree, has_aux
+            lambda x: transpose_solve(vecmat, x),
+            [tree],
+            avals,
+            "transpose_solve",
+            tree,
+            has_aux,
+            "b",
         )
     groups = [list(mv_consts), list(vm_consts), list(s_consts), list(t_consts)]
     lengths = _LinearSolveTuple(*map(len, groups))

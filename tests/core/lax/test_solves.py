@@ -138,20 +138,87 @@ def test_pytree_root():
             TypeError,
             "transpose_solve required",
         ),
-        (
-            lambda: lax.custom_root(
-                lambda x: jnp.stack([x, x]), 1.0, lambda f, x: x, lambda g, y: y
-            ),
-            ValueError,
-            "output shapes",
-        ),
-        (
-            lambda: lax.custom_linear_solve(lambda x: (x, x), B, lambda mv, r: r),
-            TypeError,
-            "structure",
-        ),
     ],
 )
 def test_errors(call, err, match):
     with pytest.raises(err, match=match):
         call()
+
+
+def _same(f, x):
+    return x
+
+
+ERRORS = [  # (call, JAX 0.10.2's class and first line)
+    (
+        lambda: lax.custom_linear_solve(lambda x: [x], 1.0, _same, _same),
+        TypeError,
+        "matvec() output pytree structure must match b, got PyTreeDef([*]) and PyTreeDef(*).",
+    ),
+    (
+        lambda: lax.custom_linear_solve(lambda x: x, 1.0, lambda f, x: [x], _same),
+        TypeError,
+        "solve() output pytree structure must match b, got PyTreeDef([*]) and PyTreeDef(*).",
+    ),
+    (
+        lambda: lax.custom_linear_solve(lambda x: x, 1.0, _same, lambda f, x: [x]),
+        TypeError,
+        "transpose_solve() output pytree structure must match b, got PyTreeDef([*]) and "
+        "PyTreeDef(*).",
+    ),
+    (
+        lambda: lax.custom_linear_solve(lambda x: x, 1.0, lambda f, x: jnp.ones(2), _same),
+        ValueError,
+        "solve() output shapes must match b, got [(2,)] and [()]",
+    ),
+    (
+        lambda: core.jvp(
+            lambda a: lax.custom_linear_solve(lambda x: a * jnp.ones(2), 1.0, _same, _same),
+            (1.0,),
+            (1.0,),
+        ),
+        ValueError,
+        "matvec() output shapes must match b, got [(2,)] and [()]",
+    ),
+    (
+        lambda: lax.custom_root(lambda x: x, 0.0, _same, _same, has_aux=True),
+        ValueError,
+        "solve() produced a pytree with structure PyTreeDef(*), but a pytree tuple with "
+        "auxiliary output was expected because has_aux was set to True.",
+    ),
+    (
+        lambda: lax.custom_root(lambda x: (x, x), 0.0, _same, _same),
+        TypeError,
+        "f() output pytree structure must match initial_guess, got PyTreeDef((*, *)) and "
+        "PyTreeDef(*).",
+    ),
+    (
+        lambda: lax.custom_root(lambda x: x, 0.0, lambda f, x: (x, x), _same),
+        TypeError,
+        "solve() output pytree structure must match initial_guess, got PyTreeDef((*, *)) and "
+        "PyTreeDef(*).",
+    ),
+    (
+        lambda: core.jvp(
+            lambda x: lax.custom_root(lambda y: x - y, 0.0, _same, lambda f, x: (x, x)),
+            (0.0,),
+            (0.0,),
+        ),
+        TypeError,
+        "tangent_solve() output pytree structure must match x, got PyTreeDef((*, *)) and "
+        "PyTreeDef(*).",
+    ),
+]
+
+
+@pytest.mark.parametrize("call,err,first", ERRORS)
+def test_errors_are_jaxs(call, err, first):
+    with pytest.raises(err) as info:
+        call()
+    assert str(info.value).split("\n")[0] == first
+
+
+def test_root_output_shapes_are_not_checked_as_jax():
+    # JAX 0.10.2 checks a root's trees only: f of another shape solves (its jvp then fails)
+    out = lax.custom_root(lambda x: jnp.stack([x, x]), 1.0, _same, lambda g, y: y)
+    assert float(out) == 1.0
