@@ -19,11 +19,17 @@ import numpy as np
 from core import dtypes
 from core.lax.fourier import FftType
 from core.lax.fourier import fft as lax_fft
+from core.named_sharding import placed_by
 from core.numpy import creation as cr
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
-from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
+from core.numpy._util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes_inexact,
+)
 from core.numpy.padding import pad
 from core.prims import indexing
 from core.trace import get_aval
@@ -58,6 +64,7 @@ def _fft_norm(s: Any, func_name: str, norm: str) -> Any:
     """JAX's factor of `norm` for the lengths `s` (an array of the result's dtype)."""
     if norm == "backward":
         return cr.array(1)
+    (s,) = promote_dtypes_inexact(s)  # an integer product could overflow
     if norm == "ortho":
         root = uf.sqrt(rd.prod(s))
         return root if func_name.startswith("i") else uf.divide(1, root)
@@ -71,8 +78,7 @@ def _check_repeated(name: str, axes: Sequence[int], nd: int) -> None:
     """JAX's error for an axis given twice (its message shows the axes as given)."""
     canonical = [canonicalize_axis(operator.index(ax), nd) for ax in axes]
     if len(set(canonical)) != len(canonical):
-        shown = tuple(axes) if not isinstance(axes, range) else axes
-        raise ValueError(f"jax.numpy.fft.{name} does not support repeated axes. Got axes {shown}.")
+        raise ValueError(f"jax.numpy.fft.{name} does not support repeated axes. Got axes {axes}.")
 
 
 def _fft_core(
@@ -365,7 +371,6 @@ def _over_two_axes(
         norm: str | None = None,
     ) -> Any:
         check_arraylike(f"jax.numpy.fft.{name}", a)
-        axes = tuple(axes)
         if len(axes) != 2:
             raise ValueError(f"jax.numpy.fft.{name} only supports 2 axes. Got axes = {axes}.")
         _check_repeated(name, axes, np.ndim(a))
@@ -417,9 +422,10 @@ irfft2 = _over_two_axes(
 
 
 def _frequencies(
-    name: str, n: int, d: Any, dtype: Any, indices: Callable[[int], np.ndarray]
+    name: str, n: int, d: Any, dtype: Any, device: Any, indices: Callable[[int], np.ndarray]
 ) -> Any:
-    """`indices(n) / (d * n)` for `fftfreq`/`rfftfreq` (`name`), after checking `n` and `d`."""
+    """`indices(n) / (d * n)` for `fftfreq`/`rfftfreq` (`name`), after checking `n` and `d`,
+    committed to `device` if given."""
     if isinstance(n, (list, tuple)):
         raise ValueError(f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {n}.")
     if isinstance(d, (list, tuple)):
@@ -430,7 +436,8 @@ def _frequencies(
     dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
     dt = dt if dt.kind in "fc" else dtypes.default_float()
     out = uf.divide(cr.asarray(indices(n).astype(dt)), uf.multiply(d, n).astype(dt))
-    return out if dtype is None else out.astype(dtype)
+    out = out if dtype is None else out.astype(dtype)
+    return placed_by(out, device, None, f"jnp.fft.{name}")
 
 
 def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
@@ -440,12 +447,14 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> A
         n: window length (static).
         d: sample spacing (a scalar, may be traced).
         dtype: output dtype (default: the default float).
-        device: accepted for JAX compatibility (ignored).
+        device: the device (or `Sharding`) the result is committed to, or None.
 
     Returns:
         The `n` frequencies.
     """
-    return _frequencies("fftfreq", n, d, dtype, lambda n: (np.arange(n) + n // 2) % n - n // 2)
+    return _frequencies(
+        "fftfreq", n, d, dtype, device, lambda n: (np.arange(n) + n // 2) % n - n // 2
+    )
 
 
 def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
@@ -455,12 +464,12 @@ def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> 
         n: window length (static).
         d: sample spacing (a scalar, may be traced).
         dtype: output dtype (default: the default float).
-        device: accepted for JAX compatibility (ignored).
+        device: the device (or `Sharding`) the result is committed to, or None.
 
     Returns:
         The `n // 2 + 1` frequencies.
     """
-    return _frequencies("rfftfreq", n, d, dtype, lambda n: np.arange(n // 2 + 1))
+    return _frequencies("rfftfreq", n, d, dtype, device, lambda n: np.arange(n // 2 + 1))
 
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:

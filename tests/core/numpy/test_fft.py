@@ -196,6 +196,12 @@ _M34 = jnp.arange(12.0).reshape(3, 4)
       "jax.numpy.fft.ifft2 only supports 2 axes. Got axes = (1,)."),
      (lambda: jnp.fft.irfft2(_M34, axes=()),
       "jax.numpy.fft.irfft2 only supports 2 axes. Got axes = ()."),
+     (lambda: jnp.fft.fft2(_M34, axes=[0]),
+      "jax.numpy.fft.fft2 only supports 2 axes. Got axes = [0]."),
+     (lambda: jnp.fft.ifftn(_M34, axes=[1, 1]),
+      "jax.numpy.fft.ifftn does not support repeated axes. Got axes [1, 1]."),
+     (lambda: jnp.fft.rfft2(_M34, axes=[1, 1]),
+      "jax.numpy.fft.rfft2 does not support repeated axes. Got axes [1, 1]."),
      (lambda: jnp.fft.fft(_M34, n=0), "Shape should be positive."),
      (lambda: jnp.fft.fftn(_M34, s=(0, 2)), "Shape should be positive."),
      (lambda: jnp.fft.fftn(_M34, s=(2, 3), axes=(0,)), "Shape and axes have different lengths."),
@@ -257,3 +263,22 @@ def test_integer_input_dtypes_under_x64(dtype, fft_dtype, rfft_dtype, irfft_dtyp
         x = jnp.ones((4,), dtype)
         got = [fft.fft(x), fft.rfft(x), fft.irfft(x), fft.fft2(x.reshape(2, 2))]
     assert [str(g.dtype) for g in got] == [fft_dtype, rfft_dtype, irfft_dtype, fft_dtype]
+
+
+# JAX 0.10.2: the norm factor of int32 lengths is computed in float (no integer overflow).
+@pytest.mark.parametrize(
+    "norm, name, want",
+    [("forward", "ifft", 2.187e09), ("ortho", "fft", 2.1383343e-05), ("ortho", "ifft", 46765.37)],
+)
+def test_fft_norm_of_large_integer_lengths_does_not_overflow(norm, name, want):
+    got = fft._fft_norm(jnp.array([3, 900, 900, 900], dtype=jnp.int32), name, norm)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_frequencies_are_committed_to_the_device_given(name):
+    device = core.devices()[-1]
+    out = getattr(jnp.fft, name)(6, d=0.5, device=device)
+    assert out.devices() == {device}
+    np.testing.assert_allclose(np.asarray(out), getattr(np.fft, name)(6, d=0.5), rtol=1e-6)
