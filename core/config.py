@@ -210,6 +210,7 @@ _TRACE_FLAGS = (
     "debug_nans",
     "debug_infs",
     "high_dynamic_range_gumbel",
+    "default_prng_impl",
     "check_static_indices",
     "default_matmul_precision",  # without effect on CPU, but JAX retraces on it
 )
@@ -254,10 +255,8 @@ def _validate(key: str, value: Any) -> None:
             "jax_threefry_partitionable=False is not implemented: numbax's random bits are "
             "threefry2x32 in the partitionable layout (JAX 0.10's default)."
         )
-    elif key == "default_prng_impl" and value != "threefry2x32":
-        if value not in _PRNG_IMPLS:
-            raise ValueError(_enum_message(_PRNG_IMPLS, value))
-        raise NotImplementedError(f"PRNG implementation {value!r}: numbax has threefry2x32 only.")
+    elif key == "default_prng_impl" and value not in _PRNG_IMPLS:
+        raise ValueError(_enum_message(_PRNG_IMPLS, value))
     elif key in ("platforms", "platform_name") and value not in (None, ""):
         if "cpu" not in str(value).split(","):
             raise NotImplementedError(
@@ -505,7 +504,9 @@ def threefry_partitionable(new_val: bool = True) -> contextlib.AbstractContextMa
 
 
 def default_prng_impl(new_val: str) -> contextlib.AbstractContextManager:
-    """Context manager for `jax.default_prng_impl` ('threefry2x32' only, see `config`)."""
+    """Context manager for `jax.default_prng_impl`: the implementation of `random.key(seed)`,
+    `random.PRNGKey(seed)` and raw key data ('threefry2x32', 'threefry4x32', 'philox2x32',
+    'philox4x32', 'rbg' or 'unsafe_rbg')."""
     return config.override("default_prng_impl", new_val)
 
 

@@ -113,8 +113,9 @@ _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.
 # keys from the bits.
 _IMPLS = prng.IMPLS
 # The implementation of the typed key a function of `core.random` runs on (`key_scope`): the
-# keys it passes around internally, as bare data, are keys of that implementation.
-_IMPL = contextvars.ContextVar("prng_impl", default="threefry2x32")
+# keys it passes around internally, as bare data, are keys of that implementation (None
+# outside one: `jax_default_prng_impl`'s, as is the program's raw key data).
+_IMPL = contextvars.ContextVar("prng_impl", default=None)
 # Whether a function of `core.random` is running (`key_scope`): the raw keys it passes to others
 # are not the program's (`check_legacy_key`).
 _IN_CALL = contextvars.ContextVar("random_call", default=False)
@@ -130,8 +131,9 @@ def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArra
 
     Args:
       seed: a Python int or an integer scalar array (may be traced).
-      impl: None (`"threefry2x32"`), `"threefry2x32"`, `"rbg"` or `"unsafe_rbg"`, or a key
-        dtype.
+      impl: None (the default, `jax_default_prng_impl`: `"threefry2x32"` unless set), an
+        implementation's name (`"threefry2x32"`, `"threefry4x32"`, `"philox2x32"`,
+        `"philox4x32"`, `"rbg"`, `"unsafe_rbg"`), or a key dtype.
       dtype: the key dtype (`key_dtype()`) or its implementation's name, instead of `impl`.
 
     Returns:
@@ -197,7 +199,7 @@ def _check_impl(impl: Any) -> str:
     """The implementation's name from `impl`: None (threefry2x32), a name, a key dtype or a
     `PRNGImpl` (JAX takes any)."""
     if impl is None:
-        return "threefry2x32"
+        return config.default_prng_impl
     if isinstance(impl, prng.PRNGImpl):  # JAX's implementation objects
         if _IMPLS.get(impl.name) != impl:
             prng.register_impl(impl)
@@ -270,12 +272,18 @@ def _words(name: str) -> int:
 
 def _impl(key: Any) -> prng.PRNGImpl:
     """The implementation of `key`: a typed key's, else that of the `key_scope` (raw data)."""
-    return prng.impl_of(key.dtype) if typed(key) else _IMPLS[_IMPL.get()]
+    return prng.impl_of(key.dtype) if typed(key) else _IMPLS[scope_impl()]
+
+
+def scope_impl() -> str:
+    """The implementation of bare key data: the `key_scope`'s, else the default
+    (`jax_default_prng_impl`)."""
+    return _IMPL.get() or config.default_prng_impl
 
 
 def _wrap(data: Any) -> Any:
     """Checked key data as key avals of the implementation in scope (2 words: threefry)."""
-    impl = _IMPLS[_IMPL.get()]
+    impl = _IMPLS[scope_impl()]
     if get_aval(data).shape[-1] != math.prod(impl.key_shape):
         impl = _IMPLS["threefry2x32" if get_aval(data).shape[-1] == 2 else "rbg"]
     return prng.random_wrap(data, impl)
@@ -361,7 +369,7 @@ def _check_key(name: str, key: Any, batched: bool = False) -> Any:
             raise BatchedKeyError(_batched_message(name, get_aval(key).shape))
         return key
     _check_arraylike(name, key)
-    data = _check_data(name, ensure_array(key), _words(_IMPL.get()), None)
+    data = _check_data(name, ensure_array(key), _words(scope_impl()), None)
     if not batched and get_aval(data).ndim != 1:
         raise BatchedKeyError(_batched_message(name, get_aval(data).shape))
     return data

@@ -69,6 +69,7 @@ from core.random_base import (
     exponential,
     impl_scope,
     rademacher,
+    scope_impl,
     typed,
 )
 from core.trace import get_aval
@@ -138,10 +139,11 @@ def clone(key: Any) -> Any:
 
 
 def key_impl(keys: Any) -> str:
-    """The name of the PRNG implementation of `keys` (`"threefry2x32"` for raw data)."""
+    """The name of the PRNG implementation of `keys` (for raw data, the default's:
+    `jax_default_prng_impl`)."""
     check_legacy_key("key_impl", keys)
     keys = _check_key("key_impl", keys, batched=True)
-    return prng.impl_of(keys.dtype).name if typed(keys) else "threefry2x32"
+    return prng.impl_of(keys.dtype).name if typed(keys) else scope_impl()
 
 
 def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:

@@ -48,7 +48,7 @@ from core.prims.control_flow.errors import MapBatchSizeError
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, slice_in_dim
 from core.prims.linalg import dot_general
-from core.prims.random_bits import bitcast_convert_type
+from core.prims.random_bits import bitcast_convert_type, unsigned_mulhi
 from core.trace import as_value, get_aval
 
 _PY_SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
@@ -351,24 +351,10 @@ def clz(x: Any) -> Any:
 def mulhi(x: Any, y: Any) -> Any:
     """`lax.mulhi`: the high half of the double-width product of two integers."""
     dt = get_aval(x).dtype
-    half = dt.itemsize * 4
     ud = _unsigned(dt)
     ux = x if dt.kind == "u" else bitcast_convert_type(x, ud)
     uy = y if dt.kind == "u" else bitcast_convert_type(y, ud)
-    mask = ew.full_like(ux, (1 << half) - 1)
-    sh = ew.full_like(ux, half)
-    x_lo, x_hi = ew.bitwise_and(ux, mask), ew.shift_right_logical(ux, sh)
-    y_lo, y_hi = ew.bitwise_and(uy, mask), ew.shift_right_logical(uy, sh)
-    lolo, lohi = ew.mul(x_lo, y_lo), ew.mul(x_lo, y_hi)
-    hilo, hihi = ew.mul(x_hi, y_lo), ew.mul(x_hi, y_hi)
-    cross = ew.add(
-        ew.add(ew.shift_right_logical(lolo, sh), ew.bitwise_and(lohi, mask)),
-        ew.bitwise_and(hilo, mask),
-    )
-    hi = ew.add(
-        ew.add(hihi, ew.shift_right_logical(lohi, sh)),
-        ew.add(ew.shift_right_logical(hilo, sh), ew.shift_right_logical(cross, sh)),
-    )
+    hi = unsigned_mulhi(ux, uy)
     if dt.kind == "u":
         return hi
     # Signed: subtract y where x < 0 and x where y < 0 (two's complement identity).

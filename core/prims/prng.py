@@ -4,8 +4,10 @@
 A key aval is a `ShapedArray` whose dtype is a `dtypes.KeyDType`; its value is a
 `core.prng_key.PRNGKeyArray` over `uint32[*shape, words]` data, its *physical* value. Each
 primitive has a physical rule (`physical`): the same computation on the data, written with
-ordinary primitives around the `threefry2x32` hash (or XLA's bit generator for `rbg` keys), as
-JAX lowers its key primitives. So:
+ordinary primitives around the `threefry2x32` hash (or XLA's bit generator for `rbg` keys;
+the Philox-2x32, Philox-4x32 and Threefry-4x32 hashes, in elementwise primitives, for JAX
+0.10's `philox2x32`, `philox4x32` and `threefry4x32` keys), as JAX lowers its key primitives.
+So:
 
 - eagerly, `EvalTrace` hands an equation with a key operand or result to `eval_on_keys`, which
   runs the physical rule on the data and wraps the key results (`core/trace.py`);
@@ -52,7 +54,7 @@ from core.prims import indexing as ix
 from core.prims import reductions as red
 from core.prims import rev as rv
 from core.prims import shapes as sh
-from core.prims.random_bits import threefry2x32
+from core.prims.random_bits import threefry2x32, unsigned_mulhi
 from core.prims.rng_bit_generator import rng_bit_generator
 from core.prng_key import PRNGKeyArray
 from core.trace import get_aval
@@ -65,29 +67,36 @@ _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.
 
 
 def _words(data: Any, nb: int, shape: tuple[int, ...]) -> list[Any]:
-    """The two words of threefry keys `data` (`uint32[*batch, 2]`), broadcast to
-    `(*batch, *shape)`."""
+    """The words of keys `data` (`uint32[*batch, words]`), broadcast to `(*batch, *shape)`."""
     batch = get_aval(data).shape[:nb]
     out = []
-    for i in (0, 1):
+    for i in range(get_aval(data).shape[-1]):
         w = sh.reshape(ix.slice(data, (0,) * nb + (i,), (*batch, i + 1)), batch)
         out.append(sh.broadcast_in_dim(w, (*batch, *shape), tuple(range(nb))))
     return out
 
 
-def _hash_counters(data: Any, shape: tuple[int, ...]) -> list[Any]:
-    """threefry2x32 of the row-major counters 0..size-1 of `shape` under each key of `data`
-    (hi word, lo word), of shape `(*batch, *shape)`: JAX's partitionable Threefry."""
+def _counters(data: Any, shape: tuple[int, ...]) -> list[Any]:
+    """The row-major counters 0..size-1 of `shape` as 64-bit numbers (hi word, lo word), of
+    shape `(*batch, *shape)` for keys `data` (`uint32[*batch, words]`)."""
     nb = get_aval(data).ndim - 1
     batch = get_aval(data).shape[:nb]
     size = math.prod(shape)
     if size >= 2**32:
         raise PRNGKeyError(f"random arrays of 2**32 or more elements are unsupported: {shape}")
     full = (*batch, *shape)
-    hi = sh.full(full, 0, dtypes.uint32)
     lo = sh.reshape(sh.iota(dtypes.uint32, (size,)), shape)
-    lo = sh.broadcast_in_dim(lo, full, tuple(range(nb, len(full))))
-    return threefry2x32(*_words(data, nb, shape), hi, lo)
+    return [
+        sh.full(full, 0, dtypes.uint32),
+        sh.broadcast_in_dim(lo, full, tuple(range(nb, len(full)))),
+    ]
+
+
+def _hash_counters(data: Any, shape: tuple[int, ...]) -> list[Any]:
+    """threefry2x32 of the row-major counters 0..size-1 of `shape` under each key of `data`
+    (hi word, lo word), of shape `(*batch, *shape)`: JAX's partitionable Threefry."""
+    nb = get_aval(data).ndim - 1
+    return threefry2x32(*_words(data, nb, shape), *_counters(data, shape))
 
 
 def stack_words(*words: Any) -> Any:
@@ -135,11 +144,7 @@ def _to_batch(x: Any, batch: tuple[int, ...], shape: tuple[int, ...]) -> Any:
 
 def _threefry_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
     y0, y1 = _hash_counters(data, shape)
-    dt = _UINT[bit_width]
-    if bit_width == 64:
-        hi, lo = (sh.convert_element_type(y, dt) for y in (y0, y1))
-        return ew.bitwise_or(ew.shift_left(hi, 32), lo)
-    return sh.convert_element_type(ew.bitwise_xor(y0, y1), dt)
+    return _join64(y0, y1) if bit_width == 64 else _narrow(ew.bitwise_xor(y0, y1), bit_width)
 
 
 def _first_key(data: Any) -> Any:
@@ -201,6 +206,162 @@ def _unsafe_rbg_fold_in(data: Any, msgs: Any) -> Any:
     return ew.bitwise_xor(_to_batch(data, kshape, shape), _to_batch(last, mshape, shape))
 
 
+# ---------------------------------------------------------------------------------------------
+# JAX's other counter-based implementations (`philox2x32`, `philox4x32`, `threefry4x32`): a
+# hash of counter words under key words, written with elementwise primitives as JAX lowers it.
+# Seeds are the words `(seed >> 32, seed & 0xFFFFFFFF)` hashed; a split hashes the counters of
+# `shape`, a fold-in the message, and the bits the counters, each at its own counter words.
+
+_PHILOX_MULTIPLIERS = {2: (0xD256D193,), 4: (0xD2511F53, 0xCD9E8D57)}
+_PHILOX_WEYL = (0x9E3779B9, 0xBB67AE85)
+_THREEFRY4_ROTATIONS = (
+    (10, 26),
+    (11, 21),
+    (13, 27),
+    (23, 5),
+    (6, 20),
+    (17, 11),
+    (25, 10),
+    (18, 20),
+)
+
+
+def _const(x: Any, value: int) -> Any:
+    return ew.full_like(x, value)
+
+
+def _philox(keys: list[Any], xs: list[Any]) -> list[Any]:
+    """Random123's Philox (10 rounds) of counter words `xs` (2 or 4) under key words `keys`
+    (1 or 2), all uint32 of one shape."""
+    keys, xs = list(keys), list(xs)
+    mults = _PHILOX_MULTIPLIERS[len(xs)]
+    for rnd in range(10):
+        if rnd:
+            keys = [ew.add(k, _const(k, w)) for k, w in zip(keys, _PHILOX_WEYL)]
+        # the products of the first word (and, of four, the third) with the multipliers
+        lo, hi = [], []
+        for x, m in zip(xs[::2], mults):
+            lo.append(ew.mul(_const(x, m), x))
+            hi.append(unsigned_mulhi(_const(x, m), x))
+        if len(xs) == 2:
+            xs = [ew.bitwise_xor(ew.bitwise_xor(hi[0], xs[1]), keys[0]), lo[0]]
+        else:
+            xs = [
+                ew.bitwise_xor(ew.bitwise_xor(hi[1], xs[1]), keys[0]),
+                lo[1],
+                ew.bitwise_xor(ew.bitwise_xor(hi[0], xs[3]), keys[1]),
+                lo[0],
+            ]
+    return xs
+
+
+def _rotl(x: Any, r: int) -> Any:
+    return ew.bitwise_or(
+        ew.shift_left(x, _const(x, r)), ew.shift_right_logical(x, _const(x, 32 - r))
+    )
+
+
+def _threefry4x32(keys: list[Any], xs: list[Any]) -> list[Any]:
+    """Random123's Threefry-4x32 (20 rounds) of counter words `xs` under key words `keys`
+    (four of each, uint32 of one shape)."""
+    parity = _const(keys[0], 0x1BD11BDA)
+    for k in keys:
+        parity = ew.bitwise_xor(parity, k)
+    ks = [*keys, parity]
+    x = [ew.add(a, k) for a, k in zip(xs, ks)]
+    for rnd in range(20):
+        r0, r1 = _THREEFRY4_ROTATIONS[rnd % 8]
+        # even rounds mix (0, 1) and (2, 3), odd rounds (0, 3) and (2, 1)
+        b, d = (1, 3) if rnd % 2 == 0 else (3, 1)
+        x[0] = ew.add(x[0], x[b])
+        x[b] = ew.bitwise_xor(_rotl(x[b], r0), x[0])
+        x[2] = ew.add(x[2], x[d])
+        x[d] = ew.bitwise_xor(_rotl(x[d], r1), x[2])
+        if rnd % 4 == 3:
+            i = rnd // 4
+            x = [ew.add(a, ks[(j + 1 + i) % 5]) for j, a in enumerate(x)]
+            x[3] = ew.add(x[3], _const(x[3], i + 1))
+    return x
+
+
+def _xor_all(words: list[Any]) -> Any:
+    return functools.reduce(ew.bitwise_xor, words)
+
+
+def _join64(hi: Any, lo: Any) -> Any:
+    hi, lo = (sh.convert_element_type(w, _UINT[64]) for w in (hi, lo))
+    return ew.bitwise_or(ew.shift_left(hi, 32), lo)
+
+
+def _narrow(bits32: Any, bit_width: int) -> Any:
+    return sh.convert_element_type(bits32, _UINT[bit_width])
+
+
+class _Hashed(NamedTuple):
+    """A key implementation from a hash (key words, counter words) -> output words: where the
+    seed's words go (in the key, else at counter words 0 and 1), at which counter words a
+    split's counters and the bits' counters go, and how many output words a key keeps."""
+
+    hash: Callable
+    key_words: int
+    counter_words: int
+    seed_in_key: bool
+    split_at: int
+    bits_at: int
+    kept: int
+
+    def _run(self, keys: list[Any], at: int, words: list[Any]) -> list[Any]:
+        """The hash under `keys` of counters zero but `words` from counter word `at` on."""
+        zero = sh.full(get_aval(words[0]).shape, 0, dtypes.uint32)
+        xs = [zero] * at + list(words)
+        xs += [zero] * (self.counter_words - len(xs))
+        return self.hash(keys, xs)
+
+    def seed(self, seeds: Any) -> Any:
+        words = _words(_threefry_seed(seeds), get_aval(seeds).ndim, ())
+        zero = sh.full(get_aval(seeds).shape, 0, dtypes.uint32)
+        if self.seed_in_key:
+            out = self._run(words + [zero] * (self.key_words - 2), 0, [zero])
+        else:
+            out = self._run([zero] * self.key_words, 0, words)
+        return stack_words(*out[: self.kept])
+
+    def split(self, data: Any, shape: tuple[int, ...]) -> Any:
+        keys = _words(data, get_aval(data).ndim - 1, shape)
+        return stack_words(*self._run(keys, self.split_at, _counters(data, shape))[: self.kept])
+
+    def fold_in(self, data: Any, msgs: Any) -> Any:
+        data, msgs = _broadcast_keys_msgs(data, msgs)
+        keys = _words(data, get_aval(msgs).ndim, ())
+        return stack_words(*self._run(keys, self.counter_words - 1, [msgs])[: self.kept])
+
+    def hashed_bits(self, data: Any, shape: tuple[int, ...]) -> list[Any]:
+        keys = _words(data, get_aval(data).ndim - 1, shape)
+        return self._run(keys, self.bits_at, _counters(data, shape))
+
+
+def _philox2x32_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    y0, y1 = _PHILOX2.hashed_bits(data, shape)
+    return _join64(y0, y1) if bit_width == 64 else _narrow(ew.bitwise_xor(y0, y1), bit_width)
+
+
+def _philox4x32_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    y = _PHILOX4.hashed_bits(data, shape)
+    return _join64(y[0], y[1]) if bit_width == 64 else _narrow(_xor_all(y), bit_width)
+
+
+def _threefry4x32_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    y = _THREEFRY4.hashed_bits(data, shape)
+    if bit_width == 64:
+        return _join64(ew.bitwise_xor(y[0], y[2]), ew.bitwise_xor(y[1], y[3]))
+    return _narrow(_xor_all(y), bit_width)
+
+
+_PHILOX2 = _Hashed(_philox, 1, 2, False, 0, 0, 1)
+_PHILOX4 = _Hashed(_philox, 2, 4, False, 2, 0, 2)
+_THREEFRY4 = _Hashed(_threefry4x32, 4, 4, True, 2, 0, 4)
+
+
 class PRNGImpl(NamedTuple):
     """A PRNG implementation (`jax.extend.random.PRNGImpl`): its key data's shape and its
     functions on key data. Printed as its tag (`random_seed[impl=fry]`)."""
@@ -227,8 +388,34 @@ rbg_prng_impl = PRNGImpl((4,), _rbg_seed, _rbg_split, _rbg_bits, _rbg_fold_in, "
 unsafe_rbg_prng_impl = PRNGImpl(
     (4,), _rbg_seed, _unsafe_rbg_split, _rbg_bits, _unsafe_rbg_fold_in, "unsafe_rbg", "urbg"
 )
-# By name, and by the tag of their key dtypes (`key<fry>`); `define_prng_impl` adds to both.
-IMPLS = {i.name: i for i in (threefry_prng_impl, rbg_prng_impl, unsafe_rbg_prng_impl)}
+philox2x32_prng_impl = PRNGImpl(
+    (1,), _PHILOX2.seed, _PHILOX2.split, _philox2x32_bits, _PHILOX2.fold_in, "philox2x32", "phx2"
+)
+philox4x32_prng_impl = PRNGImpl(
+    (2,), _PHILOX4.seed, _PHILOX4.split, _philox4x32_bits, _PHILOX4.fold_in, "philox4x32", "phx4"
+)
+threefry4x32_prng_impl = PRNGImpl(
+    (4,),
+    _THREEFRY4.seed,
+    _THREEFRY4.split,
+    _threefry4x32_bits,
+    _THREEFRY4.fold_in,
+    "threefry4x32",
+    "fry4",
+)
+# By name (JAX's order), and by the tag of their key dtypes (`key<fry>`); `define_prng_impl`
+# adds to both.
+IMPLS = {
+    i.name: i
+    for i in (
+        philox2x32_prng_impl,
+        philox4x32_prng_impl,
+        threefry_prng_impl,
+        rbg_prng_impl,
+        unsafe_rbg_prng_impl,
+        threefry4x32_prng_impl,
+    )
+}
 _BY_TAG = {i.tag: i for i in IMPLS.values()}
 
 
@@ -247,6 +434,10 @@ def register_impl(impl: PRNGImpl) -> None:
     IMPLS[impl.name] = impl
     _BY_TAG[impl.tag] = impl
     prng_key.register_dtype(impl.name, key_dtype(impl))
+
+
+for _impl in (philox2x32_prng_impl, philox4x32_prng_impl, threefry4x32_prng_impl):
+    prng_key.register_dtype(_impl.name, key_dtype(_impl))
 
 
 def is_key(aval: Any) -> bool:

@@ -93,6 +93,26 @@ def threefry2x32(k0: Any, k1: Any, x0: Any, x1: Any) -> list[Any]:
     return threefry2x32_p.bind(k0, k1, x0, x1)
 
 
+def unsigned_mulhi(x: Any, y: Any) -> Any:
+    """The high half of the double-width product of unsigned integers of one dtype (`lax.mulhi`;
+    Philox's multiply), from the products of their halves, none of which overflows."""
+    half = get_aval(x).dtype.itemsize * 4
+    mask = ew.full_like(x, (1 << half) - 1)
+    sh = ew.full_like(x, half)
+    x_lo, x_hi = ew.bitwise_and(x, mask), ew.shift_right_logical(x, sh)
+    y_lo, y_hi = ew.bitwise_and(y, mask), ew.shift_right_logical(y, sh)
+    lolo, lohi = ew.mul(x_lo, y_lo), ew.mul(x_lo, y_hi)
+    hilo, hihi = ew.mul(x_hi, y_lo), ew.mul(x_hi, y_hi)
+    cross = ew.add(
+        ew.add(ew.shift_right_logical(lolo, sh), ew.bitwise_and(lohi, mask)),
+        ew.bitwise_and(hilo, mask),
+    )
+    return ew.add(
+        ew.add(hihi, ew.shift_right_logical(lohi, sh)),
+        ew.add(ew.shift_right_logical(hilo, sh), ew.shift_right_logical(cross, sh)),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # bitcast_convert_type: same bits, another dtype of the same width
 

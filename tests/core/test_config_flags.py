@@ -110,7 +110,6 @@ def test_jax_option_defaults():
     "name,value,error",
     [
         ("jax_threefry_partitionable", False, NotImplementedError),
-        ("jax_default_prng_impl", "rbg", NotImplementedError),
         ("jax_default_prng_impl", "bogus", ValueError),
         ("jax_platforms", "cuda", NotImplementedError),
         ("jax_numpy_rank_promotion", "bogus", ValueError),

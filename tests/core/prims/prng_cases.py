@@ -19,6 +19,12 @@ SEED = np.int32(7)
 SEEDS = np.array([3, -1, 2**31 - 1], np.int32)
 MSGS = np.array([0, 5, 2**32 - 1], np.uint32)
 X = np.float32(1.5)
+# keys of JAX's other counter-based implementations (1, 2 and 4 words), two of each
+COUNTER_KEYS = {
+    "philox2x32": np.array([[7], [2**32 - 1]], np.uint32),
+    "philox4x32": np.array([[1, 2], [0, 2**31]], np.uint32),
+    "threefry4x32": np.array([[1, 2, 3, 4], [9, 0, 0, 2**32 - 5]], np.uint32),
+}
 
 
 def cases(jax):
@@ -67,4 +73,35 @@ def cases(jax):
         jax.vmap(lambda k, d: r.key_data(r.fold_in(r.wrap_key_data(k, impl=urbg), d))),
         (RBGS, MSGS[:2]),
     )
+    for impl, keys in COUNTER_KEYS.items():
+        c[f"{impl}_seed"] = (
+            jax.vmap(lambda s, impl=impl: r.key_data(r.key(s, impl=impl))),
+            (SEEDS,),
+        )
+        c[f"{impl}_ops"] = (jax.vmap(lambda k, impl=impl: _counter_ops(jax, k, impl)), (keys,))
+    c["default_impl"] = (lambda s: _default_impl_key(jax, s), (SEED,))
     return c
+
+
+def _counter_ops(jax, data, impl):
+    """Splits, a fold-in and bits of 8, 16 and 32 bits of one key over `data`, in one array."""
+    r, jnp = jax.random, jax.numpy
+    key = r.wrap_key_data(data, impl=impl)
+    parts = [
+        r.key_data(r.split(key, (2, 3))).ravel(),
+        r.key_data(r.fold_in(key, 5)).ravel(),
+        r.bits(key, (2, 3)).ravel(),
+        r.bits(key, (3,), np.uint8).astype(np.uint32),
+        r.bits(key, (3,), np.uint16).astype(np.uint32),
+    ]
+    return jnp.concatenate(parts)
+
+
+def _default_impl_key(jax, seed):
+    """Key data of `PRNGKey` and `key` under another default implementation, and a split of
+    raw data, which is that implementation's."""
+    r, jnp = jax.random, jax.numpy
+    with jax.default_prng_impl("philox4x32"):
+        raw = r.PRNGKey(seed)
+        typed = r.key_data(r.key(seed + 1))
+        return jnp.concatenate([raw, typed, r.split(raw).ravel()])
