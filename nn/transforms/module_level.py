@@ -42,8 +42,10 @@ def _external_modules(module: Module) -> list[Module]:
 
     def visit(_: str, m: Module) -> Module:
         s = m.scope
-        inside = s is not None and s.root is own.root and s.path[: len(own.path)] == own.path
-        if s is not None and not inside:
+        if s is None:
+            return m
+        inside = own is not None and s.root is own.root and s.path[: len(own.path)] == own.path
+        if not inside:
             found.setdefault(m._id, m)
         return m
 
@@ -53,13 +55,19 @@ def _external_modules(module: Module) -> list[Module]:
     return list(found.values())
 
 
-def _module_scopes(module: Module, what: str, multi_scope: bool = True) -> list[Scope]:
-    """The scopes a transform of ``module`` lifts: its own, then its external field modules'."""
-    scope = module._require_scope(f"run nn.{what}")
+def _module_scopes(
+    module: Module, what: str, multi_scope: bool = True, unbound: bool = False
+) -> list[Scope]:
+    """The scopes a transform of ``module`` lifts: its own, then its external field modules'.
+
+    With ``unbound``, an unbound module lifts no scope of its own and runs unbound inside
+    (Flax's transformed methods do: ``nn.jit`` of an ``init_with_output`` override).
+    """
+    own = [] if unbound and module.scope is None else [module._require_scope(f"run nn.{what}")]
     external = _external_modules(module)
     if external and not multi_scope:
         raise errors.MultiScopeTransformError(what, [type(m).__name__ for m in external])
-    return [scope] + [m.scope for m in external]
+    return own + [m.scope for m in external]
 
 
 @tree_util.register_static
@@ -157,7 +165,8 @@ def _bind_clone(
     argument too); the others are cloned unbound and adopted again, so they land at the same
     names under the new scope.
     """
-    external = {m._id: s for m, s in zip(_external_modules(module), scopes[1:])}
+    own = int(module.scope is not None)  # an unbound module's clone stays unbound
+    external = {m._id: s for m, s in zip(_external_modules(module), scopes[own:])}
     cache = {} if cache is None else cache
 
     def clone_fn(_: str, m: Module) -> Module:
@@ -173,7 +182,7 @@ def _bind_clone(
         for f in dataclasses.fields(module)
         if f.init and f.name != "parent"
     }
-    return (cls or type(module))(parent=scopes[0], **attrs)
+    return (cls or type(module))(parent=scopes[0] if own else None, **attrs)
 
 
 def _call_on_clone(
@@ -214,12 +223,14 @@ def _check_outputs(tree: Any, method: str) -> None:
 
 
 def _module_fingerprint(module: Module) -> Any:
+    """The module's class and fields but its name (as Flax's: modules alike but for the name,
+    e.g. three ``Foo(0)`` in a loop, share one trace of a jitted method)."""
     return (
         type(module),
         tuple(
             (f.name, _field_fingerprint(getattr(module, f.name)))
             for f in dataclasses.fields(module)
-            if f.init and f.name != "parent"
+            if f.init and f.name not in ("parent", "name")
         ),
     )
 
@@ -258,14 +269,14 @@ def _lift_method(
 
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
             with _fork_rngs(module):
-                scopes = _module_scopes(module, name)
+                scopes = _module_scopes(module, name, unbound=cls is None)
                 args, kwargs = _lift_args((args, kwargs), scopes)
                 return lifted(scopes, _JitModule(module), *args, **kwargs)
 
     else:
 
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
-            scopes = _module_scopes(module, name)
+            scopes = _module_scopes(module, name, unbound=cls is None)
             args, kwargs = _lift_args((args, kwargs), scopes)
             cursor = dict(module._state.autoname_cursor)
             return lift_fn(functools.partial(body, module, cursor))(scopes, *args, **kwargs)

@@ -73,8 +73,11 @@ class _Lift:
         self.mutables = [scope_lib.intersect_filters(s.mutable, mutable) for s in self.scopes]
         per_scope = []
         for s in self.scopes:
+            # as Flax's `_populate_collections`: the collections holding this scope's dict,
+            # even empty (an empty collection it never wrote stays out, so modules alike
+            # trace alike, wherever they are)
             visible = {col: s._collection(col) for col in s.root._variables}
-            visible = {c: v for c, v in visible.items() if v or s.is_mutable_collection(c)}
+            visible = {c: v for c, v in visible.items() if v or c in s._variables}
             per_scope.append(scope_lib.group_collections(visible, in_filters))
         self.var_groups = _transpose(per_scope, len(in_filters))
         per_scope = [
@@ -93,10 +96,10 @@ class _Lift:
         return self.mutables[self.places[0][0]]
 
     def static_key(self) -> tuple:
-        """What the traced body depends on besides the groups' values (for jit caching)."""
+        """What the traced body depends on besides the groups' values (for jit caching): not
+        the scopes' paths (variables and keys inside are relative to them), as Flax's."""
         return tuple(
             (
-                s.path,
                 _hashable(tuple(sorted(s.flags.items()))),
                 repr(m),
                 tuple(sorted(suffixes.items())),

@@ -918,3 +918,56 @@ def test_jit_module_in_a_field_and_an_argument_is_one_module():
 
     v = Bar().init(random.key(0), jnp.zeros((2, 2)))
     assert shapes(v) == {"params": {"Dense_0": {"bias": (2,), "kernel": (2, 2)}}}
+
+
+def test_jit_of_an_unbound_modules_method_runs_it_unbound():
+    """`nn.jit` on an ``init_with_output`` override (the module is unbound): Flax 0.12.8 runs
+    the method unbound inside the compiled function, with its values."""
+
+    class Foo(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(2)(x)
+
+    class JitInit(Foo):
+        @nn.jit
+        def init_with_output(self, rngs, *args, **kwargs):
+            return super().init_with_output(rngs, *args, **kwargs)
+
+    x = jnp.arange(6.0).reshape(2, 3)
+    y, v = JitInit().init_with_output(random.key(0), x)
+    close(y, [[0.26618, 0.99028], [-3.38873, 3.04476]])
+    assert shapes(v) == {"params": {"Dense_0": {"bias": (2,), "kernel": (3, 2)}}}
+
+
+def test_jit_traces_modules_alike_but_for_their_names_once():
+    """As Flax's fingerprint: the name and path of a module do not key the trace, and an empty
+    collection a module never wrote does not change its inputs."""
+    traces = []
+
+    class Step(nn.Module):
+        k: int
+
+        @nn.jit
+        @nn.compact
+        def __call__(self, x):
+            traces.append(self.name)
+            count = self.variable("counts", "n", lambda: 0)
+            if not self.is_initializing():
+                count.value += 1
+            return x
+
+    class Parent(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            for _ in range(3):
+                x = Step(0)(x)
+            return x
+
+    counts = Parent().init({}, jnp.ones(()))["counts"]
+    assert len(traces) == 1
+    for n in (1, 2):
+        _, updates = Parent().apply({"counts": counts}, jnp.ones(()), mutable=["counts"])
+        counts = updates["counts"]
+        assert len(traces) == 2
+        assert [int(c) for c in tree_util.tree_leaves(counts)] == [n] * 3
