@@ -46,7 +46,7 @@ from core.primitive import ANY, Primitive, jax_params
 from core.prims.elementwise import check_same_dtypes
 from core.prims.options import canonicalize_precision
 from core.prims.rev import rev
-from core.prims.shapes import convert_element_type, reshape, transpose
+from core.prims.shapes import convert_element_type, full, reshape, transpose
 from core.trace import get_aval
 
 
@@ -470,8 +470,27 @@ def _conv_batch(
             preferred_element_type,
         )
 
+    la, ra = get_aval(lhs), get_aval(rhs)
+    if (ld is not None and la.shape[ld] == 0) or (rd is not None and ra.shape[rd] == 0):
+        # An empty batch cannot be folded into a group count (JAX's rule builds zeros too).
+        unbatched = [
+            ShapedArray(a.shape[:d] + a.shape[d + 1 :] if d is not None else a.shape, a.dtype)
+            for a, d in ((la, ld), (ra, rd))
+        ]
+        out = _conv_abstract_eval(
+            *unbatched,
+            window_strides=window_strides,
+            padding=padding,
+            lhs_dilation=lhs_dilation,
+            rhs_dilation=rhs_dilation,
+            dimension_numbers=dimension_numbers,
+            feature_group_count=fgc,
+            batch_group_count=bgc,
+            preferred_element_type=preferred_element_type,
+        )
+        return full((0, *out.shape), 0, out.dtype), 0
     if ld is not None and rd is not None:
-        size = get_aval(lhs).shape[ld]
+        size = la.shape[ld]
         if bgc > 1:
             new_lhs = _reshape_axis_into(ld, lhs_spec[0], lhs)
             bgc *= size

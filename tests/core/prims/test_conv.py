@@ -3,6 +3,7 @@ order and with its messages (recorded from JAX)."""
 
 import pytest
 
+import core
 import core.numpy as jnp
 from core import lax
 
@@ -79,3 +80,30 @@ def test_conv_general_dilated_dimension_numbers_is_a_typing_union():
     # JAX 0.10.2: TypeError "Cannot instantiate typing.Union"
     with pytest.raises(TypeError, match="^Cannot instantiate typing.Union"):
         lax.ConvGeneralDilatedDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3))
+
+
+# JAX 0.10.2's shapes for vmap over an empty batch (found by JAX's lax_vmap_test: the group
+# counts were multiplied by the batch size 0, or split an axis by 0)
+@pytest.mark.parametrize(
+    "lhs, rhs, groups, axes, dims, want",
+    [
+        ((0, 2, 2, 6, 7), (2, 1, 1, 2), (1, 2), (0, None), ("NCHW", "OIHW", "NCHW"), (2, 2, 7, 7)),
+        ((2, 2, 6, 7), (2, 0, 1, 1, 2), (1, 2), (None, 1), ("NCHW", "OIHW", "NCHW"), (2, 2, 7, 7)),
+        ((0, 2, 2, 6, 7), (0, 2, 2, 1, 2), (2, 1), (0, 0), ("NCHW", "OIHW", "NCHW"), (1, 2, 7, 7)),
+        ((1, 0, 1, 6, 7), (1, 2, 7, 3), (1, 1), (1, None), ("NHWC", "HWIO", "NHWC"), (1, 2, 6, 3)),
+    ],
+)
+def test_vmap_over_an_empty_batch(lhs, rhs, groups, axes, dims, want):
+    def conv(x, w):
+        return lax.conv_general_dilated(
+            x,
+            w,
+            (1, 1),
+            ((1, 0), (0, 1)),
+            dimension_numbers=dims,
+            batch_group_count=groups[0],
+            feature_group_count=groups[1],
+        )
+
+    out = core.vmap(conv, axes)(jnp.ones(lhs), jnp.ones(rhs))
+    assert (out.shape, out.dtype) == ((0, *want), jnp.float32)
