@@ -926,8 +926,8 @@ def dtype(x: Any) -> np.dtype:
 
 def broadcast_shapes(*shapes_: Sequence[int]) -> tuple[int, ...]:
     """`lax.broadcast_shapes`: the numpy-style broadcast of static shapes (ValueError if they
-    do not broadcast)."""
-    return numpy_broadcast_shapes(*(tuple(int(d) for d in s) for s in shapes_))
+    do not broadcast, TypeError for a size that is not a non-negative integer)."""
+    return numpy_broadcast_shapes(*shapes_)
 
 
 def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:

@@ -137,9 +137,17 @@ def _iter_nested(x):
             yield e
 
 
-def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """The numpy broadcast of `shapes`; a mismatch names every shape, as JAX's
-    `jnp.broadcast_shapes` does."""
+def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    """The numpy broadcast of `shapes` (an int is a 1-d shape); as in JAX's
+    `jnp.broadcast_shapes`, a mismatch names every shape, and a size that is not a
+    non-negative integer is a TypeError."""
+    shapes = tuple(canonical_shape(s) for s in shapes)
+    for s in shapes:
+        if any(d < 0 for d in s):
+            raise TypeError(
+                "Only non-negative indices are allowed when broadcasting static shapes, but "
+                f"got shape {s!r}."
+            )
     ndim = max((len(s) for s in shapes), default=0)
     out = []
     for i in range(ndim):

@@ -1,6 +1,8 @@
 """core.lax compositions (scans, reductions, bits, shapes, complex parts) against numpy and
 values recorded from jax.lax (JAX 0.10.2)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -469,3 +471,27 @@ def test_jaxs_first_lines(call, cls, first_line):
     with pytest.raises(cls) as info:
         call()
     assert str(info.value).splitlines()[0] == first_line
+
+
+# ---------------------------------------------------------------------------------------------
+# broadcast_shapes: JAX 0.10.2's results and error classes and first lines
+
+
+@pytest.mark.parametrize("fn", [lax.broadcast_shapes, jnp.broadcast_shapes])
+@pytest.mark.parametrize(
+    "shapes, want",
+    [
+        (((2, 1), [1, 3], (3,)), (2, 3)),
+        (((-1,),), TypeError("Only non-negative indices are allowed when broadcasting static")),
+        (((2, -1), (2, 1)), TypeError("Only non-negative indices are allowed")),
+        (((2.0,),), TypeError("Shapes must be 1D sequences of concrete values of integer type")),
+        (((None,),), TypeError("Shapes must be 1D sequences of concrete values of integer type")),
+        (((2, 3), (4, 3)), ValueError("Incompatible shapes for broadcasting: shapes=[(2, 3),")),
+    ],
+)
+def test_broadcast_shapes_as_jax(fn, shapes, want):
+    if isinstance(want, Exception):
+        with pytest.raises(type(want), match=re.escape(str(want))):
+            fn(*shapes)
+    else:
+        assert fn(*shapes) == want
