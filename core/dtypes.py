@@ -63,7 +63,7 @@ _SIGNED_INTN = frozenset(INTN[:3])
 float0 = np.dtype([("float0", np.void, 0)])  # tangent dtype of int/bool values (like JAX)
 
 
-class extended:  # noqa: N801  (JAX's name)
+class extended(np.generic):  # noqa: N801  (JAX's name; a numpy scalar type, as in JAX)
     """The abstract scalar type of dtypes numpy does not have (`jax.dtypes.extended`)."""
 
 
@@ -365,44 +365,74 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
     raise InvalidJaxTypeError(x)
 
 
+def _arg_dtype_and_weak(a: Any) -> tuple[Any, bool]:
+    """The (dtype, weak_type) one argument of `result_type` stands for."""
+    if a is int or a is float or a is complex:  # Python's types are weak, as their values
+        return dtype_and_weak(a(0))
+    if isinstance(a, (np.dtype, type, str)):
+        return canonicalize_dtype(a), False
+    if callable(a) and isinstance(getattr(a, "dtype", None), np.dtype):
+        return canonicalize_dtype(a.dtype), False  # a scalar type (`jnp.bfloat16`)
+    if type(a) is KeyDType:
+        return a, False
+    return dtype_and_weak(a)
+
+
 def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:
-    """The promoted (dtype, weak_type) of values and dtypes, by JAX's lattice; key dtypes
-    (`key<fry>`) promote only with themselves, as in JAX (`TypePromotionError` otherwise)."""
+    """The promoted (dtype, weak_type) of values and dtypes, by JAX's lattice, with JAX's two
+    shortcuts: one argument keeps its own dtype and weak type, and weakly typed arguments only
+    join their dtypes (a weak int16 and a weak int8 give a weak int16, not the default int).
+    Key dtypes (`key<fry>`) promote only with themselves (`TypePromotionError` otherwise)."""
     if not args:
         raise ValueError("at least one array or dtype is required")
-    node = None
-    for a in args:
-        if a is int or a is float or a is complex:  # Python's types are weak, as their values
-            dt, weak = dtype_and_weak(a(0))
-        elif isinstance(a, (np.dtype, type, str)):
-            dt, weak = canonicalize_dtype(a), False
-        elif callable(a) and isinstance(getattr(a, "dtype", None), np.dtype):
-            dt, weak = canonicalize_dtype(a.dtype), False  # a scalar type (`jnp.bfloat16`)
-        elif type(a) is KeyDType:
-            dt, weak = a, False
-        else:
-            dt, weak = dtype_and_weak(a)
-        n = _node(dt, weak)
-        if node is None:
-            node = n
-        elif type(n) is KeyDType or type(node) is KeyDType:  # keys meet only their own dtype
-            if n != node:
+    pairs = [_arg_dtype_and_weak(a) for a in args]
+    if len(pairs) == 1:
+        dt, weak = pairs[0]
+    elif len({d for d, _ in pairs}) == 1 and not all(w for _, w in pairs):
+        dt, weak = pairs[0][0], False
+    elif all(w for _, w in pairs) and not config._strict_promotion:
+        dt = functools.reduce(_join, [d for d, _ in pairs])
+        dt, weak = canonicalize_dtype(dt), True
+    else:
+        node = None
+        for d, w in pairs:
+            n = _node(d, w)
+            if node is None:
+                node = n
+            elif type(n) is KeyDType or type(node) is KeyDType:  # keys meet only their own
                 bad = n if type(n) is KeyDType else node
                 raise TypePromotionError(
                     f"dtype={bad} is not a valid dtype for JAX type promotion."
                 )
-        else:
-            node = _join(node, n)
-    return (node, False) if type(node) is KeyDType else _node_to_dtype(node)
+            else:
+                node = _join(node, n)
+        if type(node) is KeyDType:
+            return node, False
+        dt, weak = _node_to_dtype(node)
+    return dt, weak and dt != bool_
 
 
 # JAX's private name (`jax._src.dtypes.lattice_result_type`), which programs import.
 lattice_result_type = result_type_and_weak
 
 
-def result_type(*args: Any) -> np.dtype:
-    """`jnp.result_type`: the dtype of an operation combining `args`."""
-    return result_type_and_weak(*args)[0]
+def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
+    """`jax.dtypes.result_type`: the dtype of an operation combining `args`; a weakly typed
+    result is the default dtype of its kind, and `None` stands for the default float.
+
+    Args:
+      *args: arrays, scalars, dtypes or scalar types.
+      return_weak_type_flag: also return whether the result is weakly typed.
+
+    Returns:
+      The dtype, or `(dtype, weak_type)` with `return_weak_type_flag`.
+    """
+    dt, weak = result_type_and_weak(*(default_float() if a is None else a for a in args))
+    if weak:  # the default dtype of its kind (a weak uint8 is uint32, a weak bfloat16 float32)
+        dt = {"u": default_uint, "i": default_int, "f": default_float}.get(
+            kind(dt), default_complex
+        )()
+    return (dt, weak) if return_weak_type_flag else dt
 
 
 def _ml_float(x: Any) -> np.dtype | None:
@@ -434,14 +464,14 @@ def issubdtype(a: Any, b: Any) -> bool:
         ml_b = _ml_float(b)
         if ml_b is not None:
             return ml_a == ml_b
-        return isinstance(b, type) and issubclass(np.floating, b)
+        return isinstance(b, type) and np.issubdtype(np.floating, b)  # not `object`
     intn_a = _intn(a)
     if intn_a is not None:
         intn_b = _intn(b)
         if intn_b is not None:
             return intn_a == intn_b
         parent = np.signedinteger if intn_a in _SIGNED_INTN else np.unsignedinteger
-        return isinstance(b, type) and issubclass(parent, b)
+        return isinstance(b, type) and np.issubdtype(parent, b)
     if _intn(b) is not None:
         return False
     return np.issubdtype(a, b)

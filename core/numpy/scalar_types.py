@@ -37,7 +37,12 @@ class ScalarType:
             return False
 
     def __hash__(self) -> int:
-        return hash(self.dtype)
+        # the numpy scalar type's hash, as JAX's: `{np.int64: ...}[jnp.int64]` finds the entry
+        return hash(self.dtype.type)
+
+    def __instancecheck__(self, instance: Any) -> bool:
+        # `isinstance(np.float32(1), jnp.float32)`, as JAX's classes answer
+        return isinstance(instance, self.dtype.type)
 
     def __getattr__(self, name: str) -> Any:
         if "dtype" not in self.__dict__:  # a half-built copy looking up a protocol method

@@ -11,6 +11,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core import dtypes, lax
 
 TABLE = json.loads((pathlib.Path(__file__).parent / "jax_dtypes.json").read_text())
 
@@ -300,11 +301,71 @@ def test_result_type_takes_python_types_as_weak_and_scalar_types():
     assert jnp.result_type(np.int8, int) == np.int8
     assert jnp.result_type(float, np.float16) == np.float16
     assert jnp.result_type(int) == np.int32
-    from core import dtypes  # JAX's private jax._src.dtypes, which programs import
-
+    # core.dtypes stands for JAX's private jax._src.dtypes, which programs import
     assert dtypes.lattice_result_type(int) == (np.dtype("int32"), True)
     assert dtypes.lattice_result_type(np.bool_, int) == (np.dtype("int32"), True)
     assert dtypes.lattice_result_type(jnp.bfloat16, np.float16) == (np.dtype("float32"), False)
+
+
+def _weak(value, dtype):
+    return lax.convert_element_type(value, dtype, weak_type=True)  # JAX: lax._convert_element_type
+
+
+# JAX 0.10.2: one argument keeps its own dtype and weak type; weakly typed arguments alone join
+# their dtypes (weak int16 and weak int8 give a weak int16); a weak result of `result_type` is
+# the default dtype of its kind (a weak uint8 gives uint32); None stands for the default float.
+@pytest.mark.parametrize(
+    "call, want",
+    [
+        (lambda: dtypes.lattice_result_type(_weak(0, np.int16)), ("int16", True)),
+        (
+            lambda: dtypes.lattice_result_type(_weak(0, np.int16), _weak(0, np.int8)),
+            ("int16", True),
+        ),
+        (
+            lambda: dtypes.lattice_result_type(_weak(0, np.uint8), _weak(0, np.int8)),
+            ("int16", True),
+        ),
+        (lambda: dtypes.lattice_result_type(_weak(0, np.int16), 1), ("int32", True)),
+        (lambda: dtypes.lattice_result_type(_weak(0, jnp.bfloat16), 1.0), ("float32", True)),
+        (lambda: dtypes.lattice_result_type(_weak(0, np.bool_)), ("bool", False)),
+        (lambda: dtypes.lattice_result_type(np.int32, _weak(0, np.int32)), ("int32", False)),
+        (lambda: jnp.result_type(_weak(0, np.uint8)), "uint32"),
+        (lambda: jnp.result_type(_weak(0, jnp.bfloat16)), "float32"),
+        (lambda: jnp.result_type(None), "float32"),
+        (lambda: dtypes.result_type(1.0, return_weak_type_flag=True), ("float32", True)),
+        (lambda: dtypes.result_type(np.float32, return_weak_type_flag=True), ("float32", False)),
+        (lambda: _weak(0, np.int16) + _weak(1, np.int8), ("int16", True)),
+        (lambda: _weak(0, jnp.bfloat16) + _weak(1, np.int16), ("bfloat16", True)),
+        (lambda: jnp.where(True, _weak(0, np.int16), _weak(1, np.int8)), ("int16", True)),
+    ],
+)
+def test_weak_arguments_promote_as_jax(call, want):
+    got = call()
+    if hasattr(got, "aval"):
+        got = (got.dtype, got.weak_type)
+    if isinstance(got, tuple):
+        got = (str(got[0]), got[1])
+    assert got == (want if isinstance(want, tuple) else np.dtype(want))
+
+
+# JAX 0.10.2: the extended and sub-byte types are numpy scalar types below their parents only
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (jnp.bfloat16, object, False),
+        ("bfloat16", object, False),
+        (jnp.float8_e4m3fn, np.generic, True),
+        (jnp.bfloat16, np.float64, False),
+        (jnp.int4, object, False),
+        (jnp.int4, np.signedinteger, True),
+        (jnp.uint2, np.signedinteger, False),
+        (dtypes.extended, np.generic, True),
+        (dtypes.prng_key, np.number, False),
+    ],
+)
+def test_issubdtype_of_extended_types(a, b, expected):
+    assert jnp.issubdtype(a, b) is expected
 
 
 # JAX 0.10.2's jnp.isdtype: the extended dtypes are of their kinds; bad kinds raise.

@@ -71,3 +71,21 @@ def test_complex_aliases_make_complex_arrays():
     out = jnp.csingle(2)
     assert out.dtype == np.complex64
     np.testing.assert_array_equal(np.asarray(jnp.cdouble([1, 2])), [1 + 0j, 2 + 0j])
+
+
+# JAX 0.10.2: `isinstance` against a scalar type checks numpy's scalar type, and a scalar type
+# hashes as numpy's (a dict keyed by np.int64 finds jnp.int64)
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (lambda: isinstance(np.float32(1), jnp.float32), True),
+        (lambda: isinstance(jnp.float32(1), jnp.float32), False),
+        (lambda: isinstance(1.0, jnp.float32), False),
+        (lambda: isinstance(np.int8(1), jnp.int16), False),
+        (lambda: isinstance(np.dtype(jnp.bfloat16).type(1), jnp.bfloat16), True),
+        (lambda: {np.int64: 1}.get(jnp.int64), 1),
+        (lambda: {jnp.uint8: 2}.get(np.uint8), 2),
+    ],
+)
+def test_isinstance_and_hash_follow_numpys_scalar_types(call, expected):
+    assert call() == expected
