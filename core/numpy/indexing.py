@@ -1033,7 +1033,11 @@ def _unique_slices(
     picked = take(rows, pos, axis=0) if n else sh.full((size, width), 0, aval.dtype)
     if fill is not None or not n:
         valid = ew.lt(sh.iota(idt, size), sh.broadcast_in_dim(count, (size,), ()))
-        pad = sh.full((size, width), 0 if fill is None else fill, aval.dtype)
+        if fill is None or np.ndim(fill) == 0:
+            pad = sh.full((size, width), 0 if fill is None else fill, aval.dtype)
+        else:  # one slice (broadcast to a slice's shape), as JAX takes it
+            row = sh.reshape(broadcast_to(asarray(fill, aval.dtype), tail), (1, width))
+            pad = sh.broadcast_in_dim(row, (size, width), (0, 1))
         picked = ew.select_n(sh.broadcast_in_dim(valid, (size, width), (0,)), pad, picked)
     back = tuple(int(k) for k in np.argsort(moved))
     outs = [sh.transpose(sh.reshape(picked, (size, *tail)), back)]

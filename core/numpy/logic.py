@@ -81,8 +81,10 @@ def isin(
     check_arraylike("isin", element, test_elements)
     e = ensure_array(element)
     t = ensure_array(test_elements)
-    t = sh.reshape(t, (get_aval(t).size,))
-    e_ex = sh.reshape(e, (*get_aval(e).shape, 1))
+    shape = get_aval(e).shape
+    # both operands of `equal` get rank ndim + 1, so jax_numpy_rank_promotion='raise' passes
+    t = sh.reshape(t, (*(1,) * len(shape), get_aval(t).size))
+    e_ex = sh.reshape(e, (*shape, 1))
     out = _any(equal(e_ex, t), axis=-1)
     if invert:
         out = logical_not(out)

@@ -82,6 +82,16 @@ def _first_mask(s: Any, equal_nan: bool = True) -> Any:
     return shp.concatenate([cr.ones((1,), dtypes.bool_), neq])
 
 
+def _single_mask(s: Any) -> Any:
+    """True at the entries of the sorted 1-D `s` equal to neither neighbour (`!=`, so every NaN
+    counts once): the values `setxor1d(..., assume_unique=True)` keeps, as JAX's."""
+    if _len(s) == 0:
+        return cr.zeros((0,), dtypes.bool_)
+    neq = uf.not_equal(s[1:], s[:-1])
+    edge = cr.ones((1,), dtypes.bool_)
+    return uf.logical_and(shp.concatenate([edge, neq]), shp.concatenate([neq, edge]))
+
+
 def _check_concrete(name: str, size: int | None, *arrays: Any) -> None:
     """JAX's error for a set operation of traced arrays without `size=`: it names the first
     traced operand."""
@@ -139,15 +149,17 @@ def _unique_of_both(
     size: int | None,
     fill_value: Any,
     select: Callable[[Any, Any, Any], Any] | None = None,
+    first: Callable[[Any], Any] = _first_mask,
 ) -> Any:
     """The sorted unique values `s` of both arrays (flattened, promoted) where
-    `select(s, a1, a2)` holds (all when None), padded as `union1d` pads."""
+    `select(s, a1, a2)` holds (all when None), padded as `union1d` pads; `first(s)` marks the
+    candidates of the sorted values (the first of each run)."""
     a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
     cand = shp.concatenate([a1, a2])
     if _len(cand) == 0:
         return _empty_result(get_aval(cand).dtype, size, fill_value)
     s, _ = _sorted(cand)
-    keep = _first_mask(s)
+    keep = first(s)
     if select is not None:
         keep = uf.logical_and(keep, select(s, a1, a2))
     vals, _, valid = _compact(keep, s, size, name)
@@ -266,7 +278,8 @@ def setxor1d(
     Args:
         ar1: first array (flattened).
         ar2: second array (flattened).
-        assume_unique: accepted for compatibility (the result is the same).
+        assume_unique: the arrays hold no repeats; then, as in JAX and numpy, the values
+            occurring exactly once in both together are returned (a repeat is dropped).
         size: static output length (required under `jit`); results are truncated or padded.
         fill_value: padding value (default: the smallest value of the result).
 
@@ -276,6 +289,8 @@ def setxor1d(
     check_arraylike("setxor1d", ar1, ar2)
     flat = (shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
     _check_concrete("setxor1d", size, *promote_dtypes(*flat))  # (as promoted, as JAX's)
+    if assume_unique:
+        return _unique_of_both("setxor1d", ar1, ar2, size, fill_value, first=_single_mask)
     out = _unique_of_both(
         "setxor1d",
         ar1,

@@ -9,6 +9,7 @@ from core.errors import ConcretizationTypeError
 
 A = np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int32)
 B = np.array([[5, 3], [5, 8]], np.int32)
+FILL = np.array([7, 8])
 
 # (id, our call, expected values: numpy or JAX 0.10.2 literals, dtype)
 CASES = [
@@ -50,6 +51,38 @@ CASES = [
         [0, 0],
         "int32",
     ),
+    (  # JAX 0.10.2 (as numpy): assume_unique keeps the values found once in both together
+        "setxor1d_assume_unique_drops_repeats",
+        lambda: jnp.setxor1d(np.array([1, 1, 2]), np.array([2, 3, 3, 4]), assume_unique=True),
+        [4],
+        "int32",
+    ),
+    (
+        "setxor1d_assume_unique_size",
+        lambda: jnp.setxor1d(np.array([1, 1, 2]), np.array([2, 3]), assume_unique=True, size=3),
+        [3, 3, 3],
+        "int32",
+    ),
+    (  # JAX 0.10.2: with jax_numpy_rank_promotion='raise' (below) isin still compares any shapes
+        "isin_ranks",
+        lambda: jnp.isin(np.array([[1, 5], [2, 7]]), np.array([[[5, 7]]])),
+        [[False, True], [False, True]],
+        "bool",
+    ),
+    (
+        "intersect1d_ranks",
+        lambda: jnp.intersect1d(np.array([[4, 2], [3, 1]]), np.array([2, 4, 6])),
+        [2, 4],
+        "int32",
+    ),
+    (  # JAX 0.10.2: a slice-shaped fill_value pads unique(axis=...)
+        "unique_axis_fill_slice",
+        lambda: jnp.unique(
+            np.array([[1, 2, 2], [3, 4, 4]]), axis=1, size=3, fill_value=np.array([7, 8])
+        ),
+        [[1, 2, 7], [3, 4, 8]],
+        "int32",
+    ),
     (
         "unique_values_nan",
         lambda: jnp.unique_values(np.array([3.0, 1, np.nan, 1, np.nan])),
@@ -61,7 +94,8 @@ CASES = [
 
 @pytest.mark.parametrize("ours,want,dtype", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_values(ours, want, dtype):
-    got = ours()
+    with core.numpy_rank_promotion("raise"):  # set operations broadcast explicitly
+        got = ours()
     assert str(got.dtype) == dtype
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want, dtype=dtype))
 
