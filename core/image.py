@@ -22,6 +22,7 @@ import numpy as np
 import core.numpy as jnp
 from core import dtypes
 from core.errors import ScaleTranslateArgumentError
+from core.numpy._util import canonical_shape
 
 __all__ = ["ResizeMethod", "resize", "scale_and_translate"]
 
@@ -186,7 +187,7 @@ def _resample(
 
 def _check(image: Any, shape: Sequence[int], method: str | ResizeMethod) -> tuple:
     image = jnp.asarray(image)
-    shape = tuple(int(s) for s in shape)
+    shape = canonical_shape(shape)  # JAX's TypeError for a fractional size
     if len(shape) != image.ndim:
         raise ValueError(
             # JAX's words, its two spaces included

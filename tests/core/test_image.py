@@ -185,6 +185,11 @@ def test_integer_images():
          "the number of dimensions of x;  (3,) vs (5, 4)"),
         (lambda: image.resize(X, (3, 3), "bogus"), ValueError, None),
         (lambda: image.resize(X, (3, 3), 3), TypeError, None),
+        (lambda: image.resize(X, [10.5, 17], "bicubic"), TypeError, "Shapes must be 1D "
+         "sequences of concrete values of integer type, got [10.5, 17]."),
+        (lambda: image.scale_and_translate(X, (10.0, 4), (0,), SCALE[:1], SHIFT[:1], "linear"),
+         TypeError, "Shapes must be 1D sequences of concrete values of integer type, got "
+         "(10.0, 4)."),
         (lambda: image.scale_and_translate(X, (3, 3), (0, 1), SCALE, SHIFT, "nearest"),
          ValueError, "Nearest neighbor resampling is not currently supported for "
          "scale_and_translate."),
@@ -232,6 +237,10 @@ def test_grad_to_traced_scale_matches_jax():
     np.testing.assert_allclose(
         np.asarray(core.grad(f)(jnp.asarray(SCALE))), [-7.55704, 0.428609], rtol=1e-4
     )
+
+
+def test_resize_takes_an_integer_array_as_shape():
+    assert image.resize(X, jnp.array((10, 17)), "nearest").shape == (10, 17)
 
 
 def test_vmap_and_jit():
