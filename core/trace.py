@@ -18,7 +18,9 @@ errors of `core.errors`, whose messages name the fixes.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -268,3 +270,55 @@ def set_current_trace(trace: Trace) -> Iterator[None]:
 def new_trace_parent() -> Trace:
     """The parent a new transformation's trace should get: the current trace."""
     return _state.trace
+
+
+def closes_over(trace: Trace, funs: tuple, depth: int = 8) -> bool:
+    """Whether any of `funs` reaches a tracer of `trace` through what it closes over: closure
+    cells and defaults of functions, the function, arguments and keywords of partials, the
+    attributes of callable objects (a `custom_jvp` holds its rules) and the items of lists,
+    tuples and dicts, `depth` levels down. A trace that would hand such a function to its
+    parent (custom rules of arguments it does not own) runs it itself instead, as JAX's
+    `vmap` of a custom rule that closes over a mapped value.
+
+    Args:
+      trace: the trace whose tracers count.
+      funs: functions and callables.
+      depth: how many levels to follow.
+
+    Returns:
+      True when a tracer of `trace` is reachable.
+    """
+    seen: set[int] = set()
+
+    def reach(x: Any, level: int) -> bool:
+        if isinstance(x, Tracer):
+            return x._trace is trace
+        if level == 0 or id(x) in seen or isinstance(x, (type, types.ModuleType)):
+            return False
+        seen.add(id(x))
+        if isinstance(x, (list, tuple)):
+            items = list(x)
+        elif isinstance(x, dict):
+            items = list(x.values())
+        elif isinstance(x, functools.partial):
+            items = [x.func, *x.args, *x.keywords.values()]
+        elif isinstance(x, types.MethodType):
+            items = [x.__func__, x.__self__]
+        elif isinstance(x, types.FunctionType):
+            cells = [c.cell_contents for c in x.__closure__ or () if _filled(c)]
+            items = cells + list(x.__defaults__ or ())
+        elif callable(x) and hasattr(x, "__dict__"):
+            items = list(vars(x).values())
+        else:
+            return False
+        return any(reach(v, level - 1) for v in items)
+
+    return any(reach(f, depth) for f in funs)
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018  (an empty cell raises)
+    except ValueError:
+        return False
+    return True

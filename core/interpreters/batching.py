@@ -22,7 +22,7 @@ from core.ad_util import Zero, ops
 from core.avals import ShapedArray, typed, vma_of
 from core.interpreters import check_live
 from core.primitive import RuleTable
-from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
+from core.trace import Trace, Tracer, closes_over, current_trace, get_aval, set_current_trace
 
 not_mapped = None
 
@@ -72,10 +72,15 @@ class BatchTrace(Trace):
     # `shard_map(check_vma=True)`: a value batched here varies along this axis (its vma).
     vma_order: tuple | None = None
 
-    def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None):
+    def __init__(
+        self, parent: Trace, axis_size: int, axis_name: Any = None, outer: BatchTrace | None = None
+    ):
+        """`outer`: the trace of the same `vmap` whose custom rules this one runs batched (at
+        another level): its tracers, which those rules may close over, are this one's too."""
         self.parent = parent
         self.axis_size = axis_size
         self.axis_name = axis_name
+        self.outer = outer
 
     def reads_axis(self, params: dict) -> bool:
         """Whether a collective on this trace's axis is in a jaxpr among `params`."""
@@ -84,7 +89,7 @@ class BatchTrace(Trace):
         )
 
     def to_val_dim(self, x: Any) -> tuple[Any, int | None]:
-        if isinstance(x, BatchTracer) and x._trace is self:
+        if isinstance(x, BatchTracer) and (x._trace is self or x._trace is self.outer):
             return x.val, x.batch_dim
         check_live(x)
         return x, None
@@ -119,17 +124,19 @@ class BatchTrace(Trace):
 
     def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
         vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
-        if all(d is None for d in dims):
+        if all(d is None for d in dims) and not closes_over(self, (fun, jvp)):
             return self.parent.process_custom_jvp(fun, jvp, vals, symbolic_zeros)
-        fun_b, jvp_b = batch_custom_jvp(fun, jvp, dims, self.axis_size, self.axis_name)
+        fun_b, jvp_b = batch_custom_jvp(fun, jvp, dims, self.axis_size, self.axis_name, self)
         outs = self.parent.process_custom_jvp(fun_b, jvp_b, vals, symbolic_zeros)
         return [BatchTracer(self, o, 0) for o in outs]
 
     def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
         vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
-        if all(d is None for d in dims):
+        if all(d is None for d in dims) and not closes_over(self, (fun, fwd, bwd)):
             return self.parent.process_custom_vjp(fun, fwd, bwd, vals)
-        fun_b, fwd_b, bwd_b = batch_custom_vjp(fun, fwd, bwd, dims, self.axis_size, self.axis_name)
+        fun_b, fwd_b, bwd_b = batch_custom_vjp(
+            fun, fwd, bwd, dims, self.axis_size, self.axis_name, self
+        )
         outs = self.parent.process_custom_vjp(fun_b, fwd_b, bwd_b, vals)
         return [BatchTracer(self, o, 0) for o in outs]
 
@@ -148,9 +155,15 @@ class BatchTrace(Trace):
 # hook (a JVP trace, staging...) sees the custom rule instead of the function's primitives.
 
 
-def _batched_call(fun: Callable, dims: Sequence[int | None], size: int, axis_name: Any):
+def _batched_call(
+    fun: Callable,
+    dims: Sequence[int | None],
+    size: int,
+    axis_name: Any,
+    outer: BatchTrace | None = None,
+):
     def run(*vals: Any) -> list[Any]:
-        trace = BatchTrace(current_trace(), size, axis_name)
+        trace = BatchTrace(current_trace(), size, axis_name, outer)
         with set_current_trace(trace):
             outs = fun(*[_box(trace, v, d) for v, d in zip(vals, dims, strict=True)])
         return [_unbox_front(trace, o, size) for o in outs]
@@ -200,13 +213,14 @@ def _unbox_front(trace: BatchTrace, out: Any, size: int) -> Any:
     return moveaxis(val, dim, 0, size)
 
 
-def batch_custom_jvp(fun, jvp, dims, size, axis_name):
-    """(fun_b, jvp_b): `fun` and its custom jvp rule, batched along `dims`."""
-    fun_b = _batched_call(fun, dims, size, axis_name)
+def batch_custom_jvp(fun, jvp, dims, size, axis_name, outer=None):
+    """(fun_b, jvp_b): `fun` and its custom jvp rule, batched along `dims` (`outer`: the batch
+    trace whose tracers they may close over)."""
+    fun_b = _batched_call(fun, dims, size, axis_name, outer)
     fun_b.__name__ = getattr(fun, "__name__", "<lambda>")  # the staged call's name
 
     def jvp_b(primals, tangents):
-        trace = BatchTrace(current_trace(), size, axis_name)
+        trace = BatchTrace(current_trace(), size, axis_name, outer)
         with set_current_trace(trace):
             outs, t_outs = jvp(
                 [_box(trace, p, d) for p, d in zip(primals, dims, strict=True)],
@@ -221,17 +235,18 @@ def batch_custom_jvp(fun, jvp, dims, size, axis_name):
     return fun_b, jvp_b
 
 
-def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
-    """(fun_b, fwd_b, bwd_b): `fun` and its custom vjp rules, batched along `dims`.
+def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name, outer=None):
+    """(fun_b, fwd_b, bwd_b): `fun` and its custom vjp rules, batched along `dims` (`outer`:
+    the batch trace whose tracers they may close over).
 
     Outputs and residuals come out batched at axis 0; the batched `bwd` returns each input's
     cotangent batched like that input (summed over the batch for unbatched inputs).
     """
-    fun_b = _batched_call(fun, dims, size, axis_name)
+    fun_b = _batched_call(fun, dims, size, axis_name, outer)
     fun_b.__name__ = getattr(fun, "__name__", "<lambda>")  # the staged call's name
 
     def fwd_b(*vals, perturbed):
-        trace = BatchTrace(current_trace(), size, axis_name)
+        trace = BatchTrace(current_trace(), size, axis_name, outer)
         with set_current_trace(trace):
             boxed = [_box(trace, v, d) for v, d in zip(vals, dims, strict=True)]
             outs, res = fwd(*boxed, perturbed=perturbed)
@@ -241,7 +256,7 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
         )
 
     def bwd_b(res, cts):
-        trace = BatchTrace(current_trace(), size, axis_name)
+        trace = BatchTrace(current_trace(), size, axis_name, outer)
         with set_current_trace(trace):
             cts_in = bwd([_box(trace, r, 0) for r in res], [_box(trace, c, 0) for c in cts])
         out = []

@@ -354,3 +354,56 @@ def test_symbolic_zero_jvp_outputs_stay_symbolic():
     out, t = core.jvp(core.vmap(lambda x: g(x, g(x, 1.0))), (jnp.ones(3),), (jnp.ones(3),))
     assert seen == [True, True] and t.weak_type
     np.testing.assert_array_equal(t, np.zeros(3, np.float32))
+
+
+def _closing_jvp(x):
+    f = core.custom_jvp(lambda y: x * y)
+    f.defjvp(lambda p, t: (f(*p), 10 * x * t[0]))
+    return f
+
+
+def _closing_vjp(x):
+    f = core.custom_vjp(lambda y: x * y)
+    f.defvjp(lambda y: (f(y), x), lambda r, g: (10 * r * g,))
+    return f
+
+
+_XS = np.arange(3.0, dtype=np.float32)
+
+VMAP_CLOSURES = {  # case: (run, JAX 0.10.2's values): rules closing over a vmapped value
+    "jvp_unbatched_arg": (lambda: core.vmap(lambda x: _closing_jvp(x)(3.0))(_XS), [0, 3, 6]),
+    "jvp_batched_arg": (
+        lambda: core.vmap(lambda x, y: _closing_jvp(x)(y))(_XS, _XS + 1),
+        [0, 2, 6],
+    ),
+    "jvp_grad_inside": (
+        lambda: core.vmap(lambda x: core.grad(_closing_jvp(x))(3.0))(_XS),
+        [0, 10, 20],
+    ),
+    "jvp_jit_grad_inside": (
+        lambda: core.vmap(lambda x: core.jit(core.grad(_closing_jvp(x)))(3.0))(_XS),
+        [0, 10, 20],
+    ),
+    "vjp_unbatched_arg": (lambda: core.vmap(lambda x: _closing_vjp(x)(3.0))(_XS), [0, 3, 6]),
+    "vjp_grad_inside": (
+        lambda: core.vmap(lambda x: core.grad(_closing_vjp(x))(3.0))(_XS),
+        [0, 10, 20],
+    ),
+    "vjp_batched_arg_grad": (
+        lambda: core.vmap(lambda x, y: core.grad(_closing_vjp(x))(y))(_XS, _XS + 1),
+        [0, 10, 20],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", VMAP_CLOSURES)
+def test_rules_may_close_over_vmapped_values(case):
+    run, want = VMAP_CLOSURES[case]
+    np.testing.assert_array_equal(run(), np.array(want, np.float32))
+
+
+def test_rules_closing_over_differentiated_values_are_jaxs_error():
+    # JAX 0.10.2 raises UnexpectedTracerError for a rule closing over a value being
+    # differentiated (only vmapped values may be closed over)
+    with pytest.raises(core.errors.UnexpectedTracerError):
+        core.grad(lambda x: _closing_jvp(x)(3.0))(2.0)
