@@ -72,14 +72,32 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
     ):
         self.__doc__ = func.__doc__
         self.__name__ = name or getattr(func, "__name__", "ufunc")
-        self._func = func
-        self.nin = operator.index(nin)
-        self.nout = operator.index(nout)
-        self.nargs = operator.index(nargs or nin)
-        self.identity = identity
+        # (func, nin, nout, nargs, identity): read-only, as JAX's properties
+        nin, nout = operator.index(nin), operator.index(nout)
+        self._spec = (func, nin, nout, operator.index(nargs or nin), identity)
         # Implementation details, not part of the ufunc's identity (`_key`), as in JAX.
         self._call = call or vectorize(func)
         self._fast = dict(reduce=reduce, accumulate=accumulate, at=at, reduceat=reduceat)
+
+    @property
+    def _func(self) -> Callable[..., Any]:
+        return self._spec[0]
+
+    @property
+    def nin(self) -> int:
+        return self._spec[1]
+
+    @property
+    def nout(self) -> int:
+        return self._spec[2]
+
+    @property
+    def nargs(self) -> int:
+        return self._spec[3]
+
+    @property
+    def identity(self) -> Any:
+        return self._spec[4]
 
     def _key(self) -> tuple:
         return (self._func, self.__name__, self.identity, self.nin, self.nout, self.nargs)

@@ -208,3 +208,15 @@ def test_under_jit_and_grad():
     assert jnp.frompyfunc(jnp.add, 2, 1) == jnp.frompyfunc(jnp.add, 2, 1)
     assert hash(jnp.frompyfunc(jnp.add, 2, 1)) == hash(jnp.frompyfunc(jnp.add, 2, 1))
     assert isinstance(jnp.frompyfunc(jnp.add, 2, 1), jnp.ufunc)
+
+
+@pytest.mark.parametrize("attr", ["nargs", "nin", "nout", "identity", "_func"])
+@pytest.mark.parametrize(
+    "make", [lambda: jnp.frompyfunc(lambda a, b: a + b, 2, 1, identity=0), lambda: jnp.add]
+)
+def test_properties_are_read_only(make, attr):
+    # JAX 0.10.2: the properties read, and setting one raises AttributeError
+    uf = make()
+    getattr(uf, attr)
+    with pytest.raises(AttributeError):
+        setattr(uf, attr, None)
