@@ -36,7 +36,7 @@ import numpy as np
 from core import tree_util
 from core.api import _broadcast_prefix, check_callable
 from core.array import Array
-from core.avals import ShapedArray, interned
+from core.avals import ShapedArray, ShapeDtypeStruct, interned
 from core.bounded_record import BoundedRecord
 from core.config import config
 from core.devices import _check_backend, local_devices, process_count, process_index
@@ -292,8 +292,8 @@ class _Pmapped:
         `jax.pmap(f).lower` (`core/pmap_stages.py`).
 
         Args:
-          *args, **kwargs: arguments as for a call: arrays, scalars or `ShapeDtypeStruct`s
-            (only their shapes and dtypes count), static ones by value.
+          *args, **kwargs: arguments as for a call: arrays, scalars, `ShapeDtypeStruct`s or
+            `ShapedArray`s (only their shapes and dtypes count), static ones by value.
 
         Returns:
           A `Lowered`: `.as_text()` is the generated program, `.compile()` the next stage.
@@ -302,6 +302,7 @@ class _Pmapped:
           PmapArgumentError: arguments that do not fit `in_axes` or `axis_size`.
           PmapDeviceCountError: a mapped axis larger than the number of devices.
         """
+        args, kwargs = tree_util.tree_map(_struct_of_aval, (args, kwargs))
         static_items, leaves, in_tree, axes, size, devices = self._call_layout(args, kwargs)
         avals = [_interned(get_aval(x)) for x in leaves]
         entry = self._entry(static_items, in_tree, avals, axes, size)
@@ -435,6 +436,14 @@ class _Pmapped:
         return _Entry(jaxpr, const_vals, out_tree, out_axes)
 
 
+def _struct_of_aval(x: Any) -> Any:
+    """A `ShapedArray` given to `lower` (JAX takes one as an abstract argument) as the
+    `ShapeDtypeStruct` of its shape, dtype and weak type; other leaves as they are."""
+    if isinstance(x, ShapedArray):
+        return ShapeDtypeStruct(x.shape, x.dtype, x.weak_type)
+    return x
+
+
 def _hashable(x: Any) -> bool:
     try:
         hash(x)
@@ -458,19 +467,24 @@ def _check_axes_leaves(axes: Any, what: str) -> None:
 
 def _check_in_axes_prefix(in_axes: Any, args: tuple, by_keyword: bool) -> None:
     """JAX's "pytree structure error" for `in_axes` that is not a tree prefix of the tuple of
-    positional arguments (a list is not a tuple; keyword arguments are not in it)."""
+    positional arguments (a list is not a tuple; keyword arguments are not in it), its key
+    path as JAX's (`in_axes` is the first of `(in_axes, 0)` against `(args, kwargs)`)."""
     try:
-        tree_util.flatten_prefix(in_axes, args, "pmap in_axes")
+        tree_util.flatten_prefix((in_axes, 0), (args, 0), "pmap in_axes")
     except tree_util.PyTreeStructureError as err:
         note = (
-            "\nKeyword arguments are not compared with in_axes: each is mapped over its "
-            "leading axis."
+            "\n\nWhen some arguments are passed by keyword to the pmapped function, they are "
+            "not included in the comparison to `in_axes`. Instead, each argument passed by "
+            "keyword is mapped over its leading axis."
             if by_keyword
             else ""
         )
         raise tree_util.PyTreeStructureError(
-            f"{err}\nin_axes must be a tree prefix of the tuple of positional arguments (a "
-            f"tuple with one entry per argument, or an int or None for all).{note}"
+            f"{err}\n\nThe 'full pytree' here is the tuple of arguments passed positionally to "
+            "the pmapped function, and the value of `in_axes` must be a tree prefix of that "
+            f"tuple. But it was not a prefix.{note}\n\nCheck that the value of the `in_axes` "
+            "argument to `pmap` is a tree prefix of the tuple of arguments passed positionally "
+            "to the pmapped function."
         ) from None
 
 

@@ -274,6 +274,17 @@ def test_argument_errors(kwargs, args, error, match):
         core.pmap(lambda *a: a[0], **kwargs)(*args)
 
 
+def test_in_axes_prefix_errors_name_jaxs_key_path_and_the_keyword_rule():
+    # JAX 0.10.2's key paths: in_axes is the first of (in_axes, 0) against (args, kwargs)
+    x = np.ones(1, np.float32)
+    with pytest.raises(PyTreeStructureError, match=r"key path\n    pmap in_axes\[0\]\[0\]\n"):
+        core.pmap(lambda a, b: b, in_axes=((0, 0, 0), 0))((x, x), x)
+    with pytest.raises(PyTreeStructureError) as err:
+        core.pmap(lambda a, b: b, in_axes=((0, 0), 0))(a=(x, x), b=x)
+    assert "key path\n    pmap in_axes[0]\n" in str(err.value)
+    assert "each argument passed by keyword is mapped over its leading axis" in str(err.value)
+
+
 @pytest.mark.parametrize(
     "make,error,first_line",
     [  # JAX 0.10.2's classes and first lines (8 host devices)

@@ -60,6 +60,7 @@ SIGNATURES = [
     (dict(), [jnp.ones((2, 3))], [np.ones((2, 3), np.float32)], (2, 3), INTERNAL),
     (dict(), [jnp.ones((2, 3))], [np.ones((2, 3))], (2, 3), INTERNAL),
     (dict(), [core.ShapeDtypeStruct((8, 3), jnp.float32)], [jnp.ones((8, 3))], (8, 3), INTERNAL),
+    (dict(), [core.core.ShapedArray((8, 3), jnp.float32)], [jnp.ones((8, 3))], (8, 3), INTERNAL),
     (dict(axis_name="i", out_axes=None), [jnp.ones((2, 3))], [jnp.ones((2, 3))], (3,), "P()"),
 ]  # fmt: skip
 
