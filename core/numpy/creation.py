@@ -234,8 +234,21 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     Returns:
       The array.
     """
-    out = _filled(canonical_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
+    out = _filled(canonical_shape(shape), 0, _fill_dtype("zeros", shape, dtype))
     return _placed(out, out_sharding, "jnp.zeros", device)
+
+
+def _fill_dtype(name: str, shape: Any, dtype: Any) -> np.dtype:
+    """The dtype of `zeros`/`ones`/`empty` (float32 by default); `f(2, 3)` is JAX's TypeError
+    with its hint about the shape tuple."""
+    if isinstance(dtype, int) and isinstance(shape, int):
+        raise TypeError(
+            f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally write "
+            f"`jax.numpy.{name}({shape}, {dtype})` when you meant "
+            f"`jax.numpy.{name}(({shape}, {dtype}))`, i.e. with a single tuple argument for the "
+            "shape?"
+        )
+    return np_dtype(dtype, name) or dtypes.default_float()
 
 
 def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
@@ -250,7 +263,7 @@ def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any
     Returns:
       The array.
     """
-    out = _filled(canonical_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
+    out = _filled(canonical_shape(shape), 1, _fill_dtype("ones", shape, dtype))
     return _placed(out, out_sharding, "jnp.ones", device)
 
 
@@ -266,7 +279,7 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     Returns:
       The array.
     """
-    out = _filled(canonical_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
+    out = _filled(canonical_shape(shape), 0, _fill_dtype("empty", shape, dtype))
     return _placed(out, out_sharding, "jnp.empty", device)
 
 
@@ -494,6 +507,11 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
         dt = dtypes.result_type(start, *(v for v in (stop, step) if v is not None))
     else:
         dt = dtypes.check_user_dtype(dtype, "arange")
+    if any(v is not None and np.iscomplexobj(v) for v in (start, stop, step)):
+        raise ValueError(
+            "Passing complex start/stop/step to jnp.arange is no longer supported starting in "
+            "JAX v0.10.0.\nPass real values (a complex `dtype` is still accepted)."
+        )
     if dt == np.bool_:  # JAX's arange is an iota, which makes no booleans
         ew.reject_dtype("iota", dt, "iufc")
     start, stop, step = (None if v is None else np.asarray(v).item() for v in (start, stop, step))
@@ -684,7 +702,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
         i32 = np.dtype(np.int32)
         rows = ew.add(sh.iota(i32, (n, m), 0), sh.broadcast_in_dim(k.astype(i32), (n, m), ()))
         return sh.convert_element_type(ew.eq(rows, sh.iota(i32, (n, m), 1)), dt)
-    k = int(k)
+    k = min(max(int(k), -n), m)  # (any diagonal outside the matrix gives the zeros)
     out = ew.eye(n, m, k, dt)  # staged under a trace as JAX's `lax._eye`, not a constant
     return out if isinstance(out, Tracer) else _placed(out, None, "jnp.eye", device)
 
@@ -705,17 +723,38 @@ def identity(n: int, dtype: Any = None) -> Any:
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
-    shape = (int(N), int(N) if M is None else int(M))
+    """Ones at and below the k-th diagonal of an N-by-M matrix (numpy's `tri`).
+
+    Args:
+      N: the number of rows (a concrete integer).
+      M: the number of columns (N by default).
+      k: the diagonal (positive: above the main one); a traced integer under a transformation.
+        A concrete one outside int32 without x64 is JAX's `OverflowError`.
+      dtype: the dtype (float32 by default).
+
+    Returns:
+      The array.
+    """
+    dt = np_dtype(dtype, "tri") or dtypes.default_float()
+    dims = (N, N if M is None else M)
+    if any(isinstance(d, Tracer) for d in dims):
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {dims}."
+        )
+    shape = tuple(operator.index(d) for d in dims)
     if min(shape) < 0:
         raise TypeError(f"iota shape must have every element be nonnegative, got {shape}.")
-    return Array(
-        np.tri(
-            int(N),
-            None if M is None else int(M),
-            int(k),
-            dtype=np_dtype(dtype, "tri") or dtypes.default_float(),
-        )
-    )
+    if isinstance(k, Tracer):  # JAX's `row + k >= column` of iotas
+        kd = get_aval(k).dtype
+        if kd.kind not in "iu":
+            raise TypeError(f"offset must be an integer, got {k!r}")
+        idt = np.dtype(np.int64 if kd in (np.int64, np.uint32, np.uint64) else np.int32)
+        rows = ew.add(sh.iota(idt, shape, 0), sh.broadcast_in_dim(k.astype(idt), shape, ()))
+        return sh.convert_element_type(ew.ge(rows, sh.iota(idt, shape, 1)), dt)
+    k = operator.index(k)
+    if not dtypes.x64_enabled() and not -(2**31) <= k < 2**31:
+        raise OverflowError(f"Python int {k} too large to convert to int32")
+    return Array(np.tri(shape[0], shape[1], k, dtype=dt))
 
 
 def copy(a: Any, order: str | None = None) -> Any:

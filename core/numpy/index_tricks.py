@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.config import numpy_dtype_promotion
 from core.errors import ConcretizationTypeError
 from core.numpy._util import check_arraylike, ensure_array, promote_dtypes
 from core.numpy.creation import arange, array, diag_indices, linspace, meshgrid, ones
@@ -46,6 +47,14 @@ def _grid_from_slice(s: slice, op_name: str) -> Any:
     return arange(start, stop, step)
 
 
+def _promoted_grids(key: tuple[slice, ...], op_name: str) -> list[Any]:
+    """The 1-D grids of the slices in one dtype, promoted as under "standard" promotion
+    whatever the config says (JAX's: `mgrid[0:2, 0:1:3j]` is float under "strict" too)."""
+    grids = [_grid_from_slice(k, op_name) for k in key]
+    with numpy_dtype_promotion("standard"):
+        return promote_dtypes(*grids)
+
+
 class _Mgrid:
     """`mgrid[a:b:s, ...]`: a dense grid, stacked along a new first axis (like `numpy.mgrid`).
 
@@ -57,7 +66,7 @@ class _Mgrid:
             return _grid_from_slice(key, "mgrid")
         if not key:
             return arange(0)
-        grids = promote_dtypes(*(_grid_from_slice(k, "mgrid") for k in key))
+        grids = _promoted_grids(key, "mgrid")
         return stack(meshgrid(*grids, indexing="ij", sparse=False), 0)
 
 
@@ -69,7 +78,7 @@ class _Ogrid:
             return _grid_from_slice(key, "ogrid")
         if not key:
             return []
-        grids = promote_dtypes(*(_grid_from_slice(k, "ogrid") for k in key))
+        grids = _promoted_grids(key, "ogrid")
         return meshgrid(*grids, indexing="ij", sparse=True)
 
 

@@ -189,7 +189,9 @@ def iscomplexobj(x: Any) -> bool:
         return False
     dt = getattr(x, "dtype", None)
     if dt is None:
-        dt = dtypes.dtype_and_weak(x)[0]
+        # a list may hold tracers (under jit): JAX reads the dtype of `asarray(x)`
+        listed = isinstance(x, (list, tuple))
+        dt = get_aval(ensure_array(x)).dtype if listed else dtypes.dtype_and_weak(x)[0]
     return np.dtype(dt).kind == "c"
 
 

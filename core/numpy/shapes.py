@@ -189,7 +189,7 @@ def expand_dims(a: Any, axis: Any) -> Any:
     check_arraylike("expand_dims", a)
     a = ensure_array(a)
     aval = get_aval(a)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = (operator.index(axis),) if np.ndim(axis) == 0 else tuple(axis)  # (a 0-d array too)
     nd = aval.ndim + len(axes)
     return sh.expand_dims(a, tuple(canonicalize_axis(x, nd) for x in axes))
 
@@ -349,7 +349,10 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     if axis is None:
         return int(np.prod(shp, dtype=int))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return int(np.prod([shp[canonicalize_axis(ax, len(shp))] for ax in axes], dtype=int))
+    axes = tuple(canonicalize_axis(ax, len(shp)) for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis: {axes}")
+    return int(np.prod([shp[ax] for ax in axes], dtype=int))
 
 
 @library_jit

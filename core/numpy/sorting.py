@@ -105,6 +105,8 @@ def lexsort(keys: Any, axis: int = -1) -> Any:
             "all keys need to be the same shape\n"
             f"Got shapes {[get_aval(k).shape for k in keys]}; broadcast them first."
         )
+    if not shape:  # scalar keys (a 1-D array's entries, say): JAX's 0
+        return sh.full((), 0, dtypes.default_int())
     ax = canonicalize_axis(axis, len(shape))
     iota = sh.iota(dtypes.default_int(), shape, ax)
     outs = so.sort([*keys[::-1], iota], ax, True, len(keys))

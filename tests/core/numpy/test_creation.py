@@ -229,3 +229,46 @@ def test_strings_are_jaxs_type_error(make, value, dtype):
         f"Value '{value}' with dtype {dtype} is not a valid JAX array type. Only arrays of "
         "numeric types are supported by JAX."
     )
+
+
+@pytest.mark.parametrize("n, m, k", [(3, 4, 1), (3, None, -1), (0, 2, 2), (4, 3, 0), (2, 2, -5)])
+def test_tri_takes_a_traced_diagonal(n, m, k):
+    # JAX's `row + k >= column` of iotas under jit (numpy's answers), the dtype kept
+    got = core.jit(lambda k: jnp.tri(n, m, k, dtype=jnp.int8))(k)
+    assert got.dtype == jnp.int8
+    np.testing.assert_array_equal(got, np.tri(n, m, k, dtype=np.int8))
+    np.testing.assert_array_equal(jnp.tri(n, m, k), np.tri(n, m, k, dtype=np.float32))
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's errors
+    "call, error, message",
+    [
+        (lambda: jnp.tri(2, 3, 2**33), OverflowError, "Python int 8589934592 too large to conv"),
+        (lambda: jnp.tri(2, 3, -(2**33)), OverflowError, "Python int -8589934592 too large"),
+        (lambda: jnp.tri(2, 3, 1.5), TypeError, "'float' object cannot be interpreted as an int"),
+        (lambda: core.jit(jnp.tri)(3, M=3, k=0), TypeError, "Shapes must be 1D sequences of co"),
+    ],
+)
+def test_tri_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("k", [2**100, -(2**100), 2**40])
+def test_eye_of_a_diagonal_outside_the_matrix_is_zeros(k):
+    np.testing.assert_array_equal(jnp.eye(2, 3, k), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("fn", [jnp.zeros, jnp.ones, jnp.empty])
+def test_shape_given_as_two_arguments_has_jaxs_hint(fn):
+    name = fn.__name__
+    hint = rf"Did you accidentally write `jax\.numpy\.{name}\(2, 3\)` when you meant `jax\.nu"
+    with pytest.raises(TypeError, match=rf"Cannot interpret '3' as a data type\.\n\n{hint}"):
+        fn(2, 3)
+
+
+@pytest.mark.parametrize("args", [(1 + 2j, 5 + 3j), (0, 5, 1 + 1j), (np.complex64(1), 3)])
+def test_arange_refuses_complex_bounds(args):
+    with pytest.raises(ValueError, match="Passing complex start/stop/step to jnp.arange is no"):
+        jnp.arange(*args)
+    assert jnp.arange(4, dtype=jnp.complex64).dtype == jnp.complex64  # a complex dtype is fine

@@ -230,3 +230,13 @@ def test_under_jit():
 def test_concatenating_nothing_is_jaxs_index_error(grammar):
     with pytest.raises(IndexError, match="^tuple index out of range"):
         grammar[()]
+
+
+def test_grids_promote_as_standard_under_strict_promotion():
+    # JAX's mgrid/ogrid promote their 1-D grids under "standard" whatever the config says
+    with core.numpy_dtype_promotion("strict"):
+        dense = jnp.mgrid[0:2, 0.0:1:3j]
+        open_grid = jnp.ogrid[0:2, 0.0:1:3j]
+    assert dense.dtype == jnp.float32 and dense.shape == (2, 2, 3)
+    assert [g.dtype for g in open_grid] == [jnp.float32, jnp.float32]
+    np.testing.assert_allclose(dense, np.mgrid[0:2, 0.0:1:3j])

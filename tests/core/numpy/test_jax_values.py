@@ -530,3 +530,10 @@ def test_error_as_in_jax(expr, kind, first_line):
 def test_raises_as_jax(fn, exc):
     with pytest.raises(exc):
         fn()
+
+
+@pytest.mark.parametrize("val, want", [([1 + 1j], True), ([[1.0]], False), ((), False)])
+def test_iscomplexobj_of_a_list_of_tracers(val, want):
+    # JAX reads the dtype of `asarray(x)`, which stacks a list holding tracers
+    assert jax.jit(lambda v: jnp.iscomplexobj(v))(val) == want
+    assert jnp.iscomplexobj(val) == want

@@ -79,3 +79,26 @@ def test_roll_traced_shift_broadcasts_against_axes(shift, axis):
 def test_roll_traced_shift_of_rank_2_is_an_error():
     with pytest.raises(ValueError, match="'shift' and 'axis' arguments to roll must be scalars"):
         core.jit(lambda a, s: jnp.roll(a, s, axis=(0, 1)))(jnp.zeros((3, 4)), jnp.array([[1, 2]]))
+
+
+@pytest.mark.parametrize("axis", [(0, 0), (1, -2), (2, -1)])
+def test_size_along_a_repeated_axis_is_an_error(axis):
+    with pytest.raises(ValueError, match="repeated axis"):
+        jnp.size(jnp.zeros((2, 3, 4)), axis)
+
+
+@pytest.mark.parametrize(  # JAX's: an integer is a 1-D shape, arrays and lists are shapes
+    "shapes, want",
+    [
+        ([(1,), 3], (3,)),
+        ([3, (2, 1)], (2, 3)),
+        ([[1], [0, 1]], (0, 1)),
+        ([(1,), np.array([0, 1])], (0, 1)),
+    ],
+)
+def test_broadcast_shapes_of_ints_and_arrays(shapes, want):
+    assert jnp.broadcast_shapes(*shapes) == want
+
+
+def test_expand_dims_at_a_0d_array_axis():
+    assert jnp.expand_dims(jnp.zeros(3), np.array(-1)).shape == (3, 1)

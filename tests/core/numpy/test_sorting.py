@@ -29,3 +29,12 @@ def test_sort_complex_dtype(dtype, x64, want):
     assert got.dtype == want
     want_values = [1, 1, 1] if dtype == "bool" else [1, 2, 3]
     np.testing.assert_array_equal(got, np.array(want_values, want))
+
+
+def test_lexsort_of_scalar_keys_is_zero():
+    # JAX's: a 1-D array is a sequence of scalar keys, and scalars sort to index 0
+    got = jnp.lexsort(jnp.array([3.0, 1.0, 2.0]))
+    assert got.shape == () and got.dtype == jnp.int32 and got == 0
+    np.testing.assert_array_equal(
+        jnp.lexsort([jnp.array([1, 1, 0]), jnp.array([3, 1, 2])]), [1, 2, 0]
+    )
