@@ -214,7 +214,9 @@ def _nondiff_positions(
 
 
 def _symbolic_to_zero(t: Any) -> Any:
-    """A rule's `SymbolicZero` tangent output as the interpreters' `Zero`."""
+    """A rule's `SymbolicZero` or numpy `float0` tangent output as the interpreters' `Zero`."""
+    if isinstance(t, np.ndarray) and t.dtype == dtypes.float0:
+        return Zero(ShapedArray(t.shape, dtypes.float0))
     return Zero(t.aval) if type(t) is SymbolicZero else t
 
 
@@ -335,7 +337,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                     f"{res}.\nReturn (primal_out, tangent_out)."
                 )
             # a SymbolicZero output (`zero_from_primal` makes them in any rule) stays a
-            # symbolic zero, as JAX's
+            # symbolic zero, as JAX's; so does a float0 one
             res = res[0], tree_util.tree_map(_symbolic_to_zero, res[1])
             p_tree, t_tree = (tree_util.tree_structure(r) for r in res)
             if p_tree != t_tree:
@@ -352,6 +354,13 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             )
             for o, t in zip(outs, t_outs):
                 _check_tangent(get_aval(o), t.aval if type(t) is Zero else get_aval(t))
+            # a float0 zero is the interpreters' zero tangent of the (integer) output
+            t_outs = [
+                Zero(tangent_aval(get_aval(o)))
+                if type(t) is Zero and t.aval.dtype == dtypes.float0
+                else t
+                for o, t in zip(outs, t_outs)
+            ]
             return outs, t_outs
 
         fun_flat.__name__ = name
@@ -545,8 +554,8 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
     flat = [ct for i, ct in enumerate(flat) if i not in split.refs]  # a Ref has no cotangent
     out = []
     for k, (ct, aval) in enumerate(zip(flat, split.in_avals, strict=True)):
-        if ct is None or type(ct) is Zero:
-            out.append(zeros_like_aval(aval))
+        if ct is None or type(ct) is Zero or dtypes.kind(aval.dtype) not in "fc":
+            out.append(zeros_like_aval(aval))  # an integer input's is zero (JAX's float0)
         elif type(ct) is SymbolicZero:
             if ct.aval.shape != aval.shape:
                 raise errors.CustomCotangentShapeError(  # JAX's words, then the fix

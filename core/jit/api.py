@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, ref_scope, source_info, tree_util
+from core import dtypes, ir, ref_scope, source_info, tree_util
 from core.ad_util import Zero, instantiate
 from core.api import check_callable, register_jit_stage
 from core.array import Array, placement
@@ -850,7 +850,7 @@ class Jitted:
                 out = self._fun(*full, **dyn_kwargs, **static_kw)
                 if refs:
                     out = (out, [scope.bound[r] for r in refs])
-            out_flat, out_tree = tree_util.tree_flatten(out)
+            out_flat, out_tree = tree_util.tree_flatten(tree_util.tree_map(_float0_node, out))
             returned = [o for o in tree_util.tree_leaves(out, is_leaf=_is_ref) if _is_ref(o)]
             if returned:
                 dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_kw}
@@ -1260,3 +1260,23 @@ def clear_caches() -> None:
     _trace_caches.clear()
     _executables.clear()
     _derived_jaxprs.clear_memo()
+
+
+class _Float0:
+    """A `float0` output of a jitted function (tangent data, no values): a pytree node with no
+    leaves, so the output tree rebuilds it outside the compiled program, as JAX returns one."""
+
+    def __init__(self, shape: tuple[int, ...]):
+        self.shape = shape
+
+
+tree_util.register_pytree_node(
+    _Float0, lambda z: ((), z.shape), lambda shape, _: np.zeros(shape, dtypes.float0)
+)
+
+
+def _float0_node(x: Any) -> Any:
+    """`x`, or the `_Float0` node standing for it if it is a numpy `float0` array."""
+    if isinstance(x, np.ndarray) and x.dtype == dtypes.float0:
+        return _Float0(x.shape)
+    return x

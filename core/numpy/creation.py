@@ -71,6 +71,8 @@ def array(
 
 def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
     dt = np_dtype(dtype, "array")
+    if _is_float0(object) and dt in (None, dtypes.float0):
+        return np.array(object, copy=copy)  # JAX's: tangent data (no values) stays numpy's
     if isinstance(object, Tracer):  # JAX's: a traced value is copied (`copy`), then converted
         out = sh.copy_p.bind(object) if copy else object
         out = out if dt is None else sh.convert_element_type(out, dt)
@@ -333,7 +335,7 @@ def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], n
     duck = not isinstance(a, (Array, Tracer, np.ndarray, np.generic)) and all(
         hasattr(a, attr) for attr in ("shape", "dtype")
     )
-    if duck:
+    if duck or _is_float0(a):
         shp0, dt0, weak0 = tuple(a.shape), a.dtype, False
     else:
         aval = get_aval(ensure_array(a))
@@ -344,10 +346,15 @@ def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], n
     return shp, np_dtype(dtype, name), False
 
 
+def _is_float0(x: Any) -> bool:
+    """Whether `x` is a numpy array of the tangent dtype `float0`."""
+    return isinstance(x, np.ndarray) and x.dtype == dtypes.float0
+
+
 def _placed_like(a: Any, out: Any, weak: bool, where: str, device: Any, out_sharding: Any) -> Any:
     """`out`, made like `a` by `where`, placed by `device`/`out_sharding`, else as JAX's
     `lax.full_like` places it: by `a`'s sharding unless `weak` (`like_sharding`)."""
-    if isinstance(out, np.ndarray) and out.dtype == dtypes.float0:
+    if _is_float0(out):
         return out
     if device is None and out_sharding is None:
         device = like_sharding(a, get_aval(out).shape, weak)

@@ -407,3 +407,25 @@ def test_rules_closing_over_differentiated_values_are_jaxs_error():
     # differentiated (only vmapped values may be closed over)
     with pytest.raises(core.errors.UnexpectedTracerError):
         core.grad(lambda x: _closing_jvp(x)(3.0))(2.0)
+
+
+def test_float0_tangents_and_cotangents_of_rules_as_jax():
+    # JAX 0.10.2: a float0 tangent output of a jvp rule (zero_from_primal of an integer) and a
+    # float0 cotangent from bwd for an integer input (in a scan) are zeros of that input
+    from core.custom_derivatives import zero_from_primal
+
+    f0 = core.dtypes.float0
+    f = core.custom_jvp(lambda x, y: (x, y))
+    f.defjvp(lambda p, t: ((p[0], p[1]), (2.0, zero_from_primal(p[1]))))
+    (p_x, p_y), (t_x, t_y) = core.jvp(f, (2.0, 3), (np.ones(()), np.zeros((), f0)))
+    assert (float(t_x), t_y.dtype, p_y) == (2.0, f0, 3)
+
+    g = core.custom_vjp(lambda x: x)
+    g.defvjp(lambda x: (x, None), lambda r, ct: ((2.0, jnp.zeros((), f0)),))
+
+    def foo(x, y):
+        out, _ = core.lax.scan(lambda c, _: (g(c), None), (x, y), None, length=1)
+        return out[0]
+
+    gx, gy = core.grad(foo, allow_int=True, argnums=(0, 1))(2.0, 3)
+    assert float(gx) == 2.0 and gy.dtype == f0 and gy.shape == ()

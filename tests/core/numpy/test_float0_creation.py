@@ -22,6 +22,9 @@ CASES = [
     ("ones_like", lambda: jnp.ones_like(jnp.arange(3), dtype=F0), (3,)),
     ("full_like", lambda: jnp.full_like(jnp.arange(2), 0, dtype=F0), (2,)),
     ("lax.full", lambda: lax.full((2,), 0, F0), (2,)),
+    ("array", lambda: jnp.array(np.zeros((), F0)), ()),
+    ("asarray", lambda: jnp.asarray(np.zeros((2,), F0)), (2,)),
+    ("zeros_like_float0", lambda: jnp.zeros_like(np.zeros((2,), F0)), (2,)),
 ]
 
 
@@ -50,3 +53,21 @@ def test_vjp_takes_a_jnp_float0_cotangent():
     # JAX 0.10.2: (float0[3],)
     (ct,) = core.vjp(lambda x: x * 2, jnp.arange(3))[1](jnp.zeros(3, F0))
     assert ct.dtype == F0 and ct.shape == (3,)
+
+
+JIT_FLOAT0 = {  # case: (run, the float0 output's shape), JAX 0.10.2 returning numpy's float0
+    "grad_allow_int": (
+        lambda: core.jit(core.grad(lambda x, y: x * y, argnums=(0, 1), allow_int=True))(2.0, 1)[1],
+        (),
+    ),
+    "vjp_of_int": (lambda: core.jit(lambda x: core.vjp(lambda x: x * 2, x)[1](1))(1)[0], ()),
+    "returned": (lambda: core.jit(lambda x: (x, jnp.zeros((2,), F0)))(1)[1], (2,)),
+}
+
+
+@pytest.mark.parametrize("case", JIT_FLOAT0)
+def test_jit_returns_float0_outputs(case):
+    run, shape = JIT_FLOAT0[case]
+    for _ in range(2):  # traced, then from the cache
+        out = run()
+        assert type(out) is np.ndarray and out.dtype == F0 and out.shape == shape
