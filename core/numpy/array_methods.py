@@ -54,7 +54,7 @@ def _deferring(fn, name: str, swap: bool = False):
         args = (other, self) if swap else (self, other)
         if isinstance(other, _ACCEPTED):
             return fn(*args)
-        if isinstance(other, _REJECTED):
+        if type(other) in _REJECTED:  # exactly: a NamedTuple's own operators get their turn
             names = " and ".join(repr(type(a).__name__) for a in args)
             raise TypeError(f"unsupported operand type(s) for {_SYMBOLS[name]}: {names}")
         return NotImplemented

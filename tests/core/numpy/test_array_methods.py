@@ -3,6 +3,8 @@ and `deepcopy` give a new buffer and work on tracers, `in` needs a 1-D array and
 `tobytes` gives numpy's bytes and is a concretization error under `jit`."""
 
 import copy
+import operator
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -49,3 +51,27 @@ def test_tobytes():
     assert jnp.arange(4, dtype=jnp.int8).reshape(2, 2).tobytes("F") == b"\x00\x02\x01\x03"
     with pytest.raises(ConcretizationTypeError, match=r"The tobytes\(\) method was called on"):
         core.jit(lambda a: a.tobytes())(jnp.arange(3.0))
+
+
+class _Wrapped(NamedTuple):
+    """A NamedTuple with its own `*`: Array's operators defer to it, as JAX's do."""
+
+    arr: Any
+
+    def __mul__(self, other):
+        return _Wrapped(self.arr * other)
+
+    def __rmul__(self, other):
+        return _Wrapped(other * self.arr)
+
+
+@pytest.mark.parametrize("fn", [operator.mul, core.jit(operator.mul)])
+def test_operators_defer_to_tuple_subclasses(fn):
+    a, b = _Wrapped(jnp.ones(2)), jnp.arange(2.0)
+    for out in (fn(a, b), fn(b, a)):
+        assert isinstance(out, _Wrapped)
+        np.testing.assert_array_equal(out.arr, [0.0, 1.0])
+    with pytest.raises(
+        TypeError, match=r"unsupported operand type\(s\) for \*: 'Array' and 'tuple'"
+    ):
+        b * (1.0, 2.0)  # an exact tuple still raises (JAX 0.10.2: 'ArrayImpl' and 'tuple')
