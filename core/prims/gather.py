@@ -34,7 +34,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
-from core.errors import DTypeError, KeyArithmeticError, ShapeError
+from core.errors import DTypeError, KeyArithmeticError
 from core.interpreters.transpose import is_undefined
 from core.ir import Eqn, Jaxpr, Var
 from core.primitive import Primitive
@@ -57,7 +57,6 @@ from core.prims.gather_dims import (
     GatherScatterMode,
     GatherScatterUnsupportedError,
     ScatterDimensionNumbers,
-    _check,
     _dims,
     _kept,
     _permutation,
@@ -66,6 +65,7 @@ from core.prims.gather_dims import (
     _starts,
     _to_layout,
     _tuple,
+    check_gather,
     scatter_window,
 )
 from core.prims.gather_points import default_fill_value, point_gather_p, point_scatter_p
@@ -89,18 +89,9 @@ def _gather_abstract_eval(
         raise DTypeError(f"gather indices must be integers, got {idx.dtype}")
     offset, dropped, start_map, op_batch, idx_batch = _dims(dimension_numbers)
     window = _tuple("slice_sizes", slice_sizes)
-    _check("gather", x.shape, idx.shape, start_map, dropped, op_batch, idx_batch, window)
+    check_gather(x.shape, idx.shape, dimension_numbers, window)
     kept = _kept(x.ndim, dropped, op_batch)
     out_rank = idx.ndim - 1 + len(kept)
-    if (
-        len(offset) != len(kept)
-        or list(offset) != sorted(set(offset))
-        or any(not 0 <= p < out_rank for p in offset)
-    ):
-        raise ShapeError(
-            f"gather: offset_dims {offset} must be {len(kept)} ascending output "
-            f"dimensions (output rank {out_rank}), one per operand dim not collapsed or batched"
-        )
     batch, sizes = iter(idx.shape[:-1]), iter(window[d] for d in kept)
     shape = tuple(next(sizes) if p in offset else next(batch) for p in range(out_rank))
     return ShapedArray(shape, x.dtype, x.weak_type)

@@ -107,49 +107,172 @@ _CLIP, _FILL, _PROMISE = (
 # From XLA's dimension numbers to the point form
 
 
-def _check(
-    name: str,
+def _sorted(dims: tuple[int, ...], op: str, field: str) -> None:
+    if list(dims) != sorted(dims):
+        raise ShapeError(f"{field} in {op} op must be sorted; got {dims}")
+
+
+def _unique(dims: tuple[int, ...], op: str, field: str) -> None:
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"{field} in {op} op must not repeat; got: {dims}.")
+
+
+def _in_range(dims: tuple[int, ...], rank: int, op: str, field: str, ends: bool = False) -> None:
+    """Every dim in [0, rank); with `ends` (sorted dims) JAX looks at the first and last only."""
+    for d in (dims[:1] + dims[-1:]) if ends else dims:
+        if not 0 <= d < rank:
+            raise ShapeError(
+                f"Invalid {field} set in {op} op; valid range is [0, {rank}); got: {d}."
+            )
+
+
+def _sorted_unique_in_range(dims, rank, op, field, unique_first=False) -> None:
+    checks = (_unique, _sorted) if unique_first else (_sorted, _unique)
+    for check in checks:
+        check(dims, op, field)
+    _in_range(dims, rank, op, field, ends=True)
+
+
+def _disjoint(a: tuple[int, ...], b: tuple[int, ...], op: str, fields: str) -> None:
+    if set(a) & set(b):
+        raise ShapeError(f"{fields} in {op} op must be disjoint; got: {a} and {b}.")
+
+
+def _check_batching(
+    op: str,
     shape: tuple[int, ...],
     ishape: tuple[int, ...],
     start_map: tuple[int, ...],
     dropped: tuple[int, ...],
     op_batch: tuple[int, ...],
     idx_batch: tuple[int, ...],
-    window: tuple[int, ...],
 ) -> None:
-    """Checks dimension numbers against the operand and indices shapes."""
+    """XLA's checks of the batching dims (gather's and scatter's), in JAX's order."""
+    fields = ("collapsed_slice_dims", "start_index_map", "start_indices_batching_dims")
+    if op == "scatter":
+        fields = (
+            "inserted_window_dims",
+            "scatter_dims_to_operand_dims",
+            "scatter_indices_batching_dims",
+        )
+    _sorted_unique_in_range(op_batch, len(shape), op, "operand_batching_dims", op == "gather")
+    _disjoint(dropped, op_batch, op, f"{fields[0]} and operand_batching_dims")
+    _disjoint(start_map, op_batch, op, f"{fields[1]} and operand_batching_dims")
+    _unique(idx_batch, op, fields[2])
+    _in_range(idx_batch, len(ishape), op, fields[2])
+    Op = op.capitalize()
+    if len(ishape) - 1 in idx_batch:
+        raise ShapeError(
+            f"{Op} op cannot have the index vector dimension as a batching dimension; got "
+            f"{idx_batch}."
+        )
+    if len(op_batch) != len(idx_batch):
+        sep = "" if op == "gather" else " "  # JAX's spacing
+        raise ShapeError(
+            f"{Op} op requires equal numbers of operand_batching_dims and {fields[2]}, got "
+            f"{op_batch} and{sep}{idx_batch}."
+        )
+    op_shape = tuple(shape[d] for d in op_batch)
+    idx_shape = tuple(ishape[d] for d in idx_batch)
+    if op_shape != idx_shape:
+        raise ShapeError(
+            f"{Op} op requires operand batching dimensions and indices batching dimensions to "
+            f"have the same shape, got {op_shape} and {idx_shape}."
+        )
+
+
+def _check_index_vector(op: str, ishape: tuple[int, ...], start_map: tuple[int, ...]) -> None:
+    if len(start_map) != ishape[-1]:
+        field = "start_index_map" if op == "gather" else "scatter_dims_to_operand_dims"
+        raise ShapeError(
+            f"{op.capitalize()} op has {len(start_map)} elements in {field} and the bound of "
+            f"dimension index_vector_dim={len(ishape) - 1} of indices is {ishape[-1]}. These "
+            "two numbers must be equal" + ("." if op == "gather" else "")
+        )
+
+
+def _check_start_map(op: str, rank: int, start_map: tuple[int, ...]) -> None:
+    field = "start_index_map" if op == "gather" else "scatter_dims_to_operand_dims mapping"
+    for i, d in enumerate(start_map):
+        if not 0 <= d < rank:
+            raise ShapeError(f"Invalid {field}; domain is [0, {rank}), got: {i}->{d}.")
+    _unique(start_map, op, field.split()[0])
+
+
+def _check_rank(op: str, ishape: tuple[int, ...]) -> None:
     if not ishape:
-        raise ShapeError(f"{name} indices must have an index-vector dimension, got shape ()")
-    batch_shape, r, nb = ishape[:-1], len(shape), len(ishape) - 1
-    if ishape[-1] != len(start_map):
         raise ShapeError(
-            f"{name}: the index vector has {ishape[-1]} entries (indices shape "
-            f"{ishape}) but the dimension numbers map {len(start_map)}: {start_map}"
+            f"{op.capitalize()} index leaf dimension must be within [0, rank(indices) + 1). "
+            f"rank(indices) is 0 and {op} index leaf dimension is -1."
         )
-    # (an indexed empty dimension takes windows of 1: every index is out of bounds; so does an
-    # empty operand batching dimension, as a vmap over zero rows makes: there are no indices)
-    if len(window) != r or any(
-        not 0 <= w <= n and not (w == 1 and (d in start_map or d in op_batch))
-        for d, (w, n) in enumerate(zip(window, shape))
-    ):
-        raise ShapeError(f"{name}: window sizes {window} do not fit the operand shape {shape}")
-    for field, dims in (("start dims", start_map), ("dropped dims", dropped)):
-        if any(not 0 <= d < r for d in dims) or len(set(dims)) != len(dims):
-            raise ShapeError(f"{name}: invalid {field} {dims} for an operand of rank {r}")
-    if len(op_batch) != len(idx_batch) or any(not 0 <= d < nb for d in idx_batch):
-        raise ShapeError(
-            f"{name}: operand batching dims {op_batch} and indices batching dims {idx_batch} "
-            f"must pair up, the latter among the {nb} indices batch dimensions"
-        )
-    for od, i in zip(op_batch, idx_batch):
-        # window 0 or 1, as XLA's (jnp.take_along_axis takes 0 along an empty batching dim)
-        if od in start_map or od in dropped or shape[od] != batch_shape[i] or window[od] > 1:
+
+
+def _fits(d: int, w: int, n: int, start_map: tuple[int, ...], op_batch: tuple[int, ...]) -> bool:
+    """A window of `w` fits a dimension of `n` (a window of 1 on an indexed empty dimension
+    too, as jnp's indexing of empty axes and a vmap over zero rows make: every index is out
+    of bounds)."""
+    return 0 <= w <= n or (w == 1 and (d in start_map or d in op_batch))
+
+
+def check_gather(
+    shape: tuple[int, ...],
+    ishape: tuple[int, ...],
+    dimension_numbers: Any,
+    slice_sizes: tuple[int, ...],
+) -> None:
+    """XLA's gather shape checks, in JAX's order and with its messages (TypeErrors).
+
+    Args:
+      shape: the operand's shape.
+      ishape: the indices' shape (the index vector last).
+      dimension_numbers: a `GatherDimensionNumbers`.
+      slice_sizes: the window size in every operand dimension.
+    """
+    offset, collapsed, start_map, op_batch, idx_batch = _dims(dimension_numbers)
+    _check_rank("gather", ishape)
+    _sorted(offset, "gather", "offset_dims")
+    _unique(offset, "gather", "offset_dims")
+    out_rank = len(offset) + len(ishape) - 1
+    for i, d in enumerate(offset):
+        if not 0 <= d < out_rank:
             raise ShapeError(
-                f"{name}: operand batching dim {od} (size {shape[od]}) must have window size "
-                f"0 or 1, match indices dim {i} (size {batch_shape[i]}) and not be indexed"
+                f"Offset dimension {i} in gather op is out of bounds; got {d}, but should "
+                f"have been in [0, {out_rank})"
             )
-    if any(window[d] != 1 for d in dropped):
-        raise ShapeError(f"{name}: collapsed/inserted dims {dropped} need window size 1")
+    _check_index_vector("gather", ishape, start_map)
+    _check_start_map("gather", len(shape), start_map)
+    _sorted_unique_in_range(collapsed, len(shape), "gather", "collapsed_slice_dims")
+    _check_batching("gather", shape, ishape, start_map, collapsed, op_batch, idx_batch)
+    if len(shape) != len(slice_sizes):
+        raise ShapeError(
+            "Gather op must have one slice size for every input dimension; got: "
+            f"len(slice_sizes)={len(slice_sizes)}, input_shape.rank={len(shape)}"
+        )
+    if len(slice_sizes) != len(offset) + len(collapsed) + len(op_batch):
+        raise ShapeError(
+            "All components of the offset index in a gather op must either be a offset "
+            f"dimension or explicitly collapsed/batching; got len(slice_sizes)="
+            f"{len(slice_sizes)}, output_slice_sizes={offset}, collapsed_slice_dims="
+            f"{collapsed}, operand_batching_dims={op_batch}."
+        )
+    for d, (w, n) in enumerate(zip(slice_sizes, shape)):
+        if 0 not in ishape and not _fits(d, w, n, start_map, op_batch):
+            raise ShapeError(
+                f"Slice size at index {d} in gather op is out of range, must be within "
+                f"[0, {n} + 1), got {w}."
+            )
+    for i, d in enumerate(collapsed):
+        if slice_sizes[d] != 1:
+            raise ShapeError(
+                "Gather op can only collapse slice dims with bound 1, but bound is "
+                f"{slice_sizes[d]} for index {d} at position {i}."
+            )
+    for i, d in enumerate(op_batch):
+        if slice_sizes[d] > 1:
+            raise ShapeError(
+                "Gather op can only have operand batching dims with bound 0/1, but bound is "
+                f"{slice_sizes[d]} for index {d} at position {i}."
+            )
 
 
 def _indices_int32(idx: Any, bound: int) -> Any:
@@ -284,32 +407,47 @@ def _starts(idx: Any, start_map: tuple[int, ...], ndim: int) -> list[Any]:
 
 
 def scatter_window(name, shape, ishape, ushape, dimension_numbers) -> tuple[int, ...]:
-    """Checks scatter dimension numbers; the window size in every operand dimension."""
+    """XLA's scatter shape checks, in JAX's order and with its messages (TypeErrors); returns
+    the window size in every operand dimension."""
     window_dims, inserted, start_map, op_batch, idx_batch = _dims(dimension_numbers)
-    kept = _kept(len(shape), inserted, op_batch)
-    if len(window_dims) != len(kept) or any(not 0 <= p < len(ushape) for p in window_dims):
+    _check_rank(name, ishape)
+    if len(ushape) != len(ishape) - 1 + len(window_dims):
         raise ShapeError(
-            f"{name}: update_window_dims {window_dims} must name {len(kept)} "
-            f"dimensions of the updates (shape {ushape}), one per operand dim not inserted or "
-            "batched"
+            f"Updates tensor must be of rank {len(ishape) - 1 + len(window_dims)}; got "
+            f"{len(ushape)}."
         )
-    window = [1] * len(shape)
-    for d, p in zip(kept, window_dims):
-        window[d] = ushape[p]
-    _check(name, shape, ishape, start_map, inserted, op_batch, idx_batch, tuple(window))
+    _sorted_unique_in_range(window_dims, len(ushape), name, "update_window_dims")
+    _sorted_unique_in_range(inserted, len(shape), name, "inserted_window_dims")
+    _check_batching(name, shape, ishape, start_map, inserted, op_batch, idx_batch)
     scatter_dims = [p for p in range(len(ushape)) if p not in window_dims]
-    batch = tuple(ushape[p] for p in scatter_dims)
-    for i, u, b in zip(scatter_dims, batch, ishape[:-1]):  # i: the updates' dimension
-        if len(batch) == len(ishape) - 1 and u != b:  # JAX's first line
+    op_shape = tuple(shape[d] for d in op_batch)
+    upd_shape = tuple(ushape[scatter_dims[i]] for i in idx_batch)
+    if op_shape != upd_shape:
+        raise ShapeError(
+            "Scatter op requires operand batching dimensions and updates batching dimensions "
+            f"to have the same shape, got {op_shape} and {upd_shape}."
+        )
+    size = len(window_dims) + len(inserted) + len(op_batch)
+    if size != len(shape):
+        raise ShapeError(
+            f"Scatter op has window of size {size}; doesn't match operand of rank {len(shape)}."
+        )
+    _check_index_vector(name, ishape, start_map)
+    _check_start_map(name, len(shape), start_map)
+    window = [1] * len(shape)
+    for d, p in zip(_kept(len(shape), inserted, op_batch), window_dims):
+        if not _fits(d, ushape[p], shape[d], start_map, op_batch):
+            raise ShapeError(
+                "Bounds of the window dimensions of updates must not exceed the bounds of the "
+                f"corresponding dimensions of operand. For dimension {p}, updates bound is "
+                f"{ushape[p]}, operand bound is {shape[d]}."
+            )
+        window[d] = ushape[p]
+    for p, b in zip(scatter_dims, ishape[:-1]):
+        if ushape[p] != b:
             raise ShapeError(
                 "Bounds of the scatter dimensions of updates must be the same as the bounds of "
-                f"the corresponding dimensions of scatter indices. For scatter dimension {i}, "
-                f"updates bound is {u}, indices bound is {b}.\n{name}: the updates' scatter "
-                f"batch dims {batch} must be the indices' batch shape {tuple(ishape[:-1])}."
+                f"the corresponding dimensions of scatter indices. For scatter dimension {p}, "
+                f"updates bound is {ushape[p]}, indices bound is {b}."
             )
-    if batch != tuple(ishape[:-1]):
-        raise ShapeError(
-            f"{name}: updates of shape {ushape} have scatter batch dims {batch} but the "
-            f"indices batch shape is {tuple(ishape[:-1])}"
-        )
     return tuple(window)

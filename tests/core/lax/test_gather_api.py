@@ -410,24 +410,24 @@ def test_scatter_apply():
         (
             lambda: lax.gather(_X, np.array([[1, 0]]), _ROWS, (1, 3)),
             core.errors.ShapeError,
-            "index vector",
+            "Gather op has 1 elements in start_index_map",
         ),
         (
             lambda: lax.gather(_X, np.array([[1]]), _ROWS, (2, 3)),
             core.errors.ShapeError,
-            "window size 1",
+            "can only collapse slice dims with bound 1",
         ),
         (
             lambda: lax.gather(
                 _X, np.array([[1]]), lax.GatherDimensionNumbers((0, 1), (0,), (0,)), (1, 3)
             ),
             core.errors.ShapeError,
-            "offset_dims",
+            "must either be a offset dimension",
         ),
         (
             lambda: lax.scatter(_X, np.array([[1]]), np.ones((2, 3), np.float32), _SET_ROWS),
             core.errors.ShapeError,
-            "batch",
+            "Bounds of the scatter dimensions of updates",
         ),
     ],
 )

@@ -1,6 +1,8 @@
 """dynamic_slice and dynamic_update_slice check their operands with JAX 0.10.2's messages
 (recorded from JAX)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -118,7 +120,7 @@ def test_gather_batching_dims_take_windows_of_0_or_1():
     rows = jnp.arange(6.0).reshape(2, 3)
     got = lax.gather(rows, jnp.array([[2], [0]]), BATCHED, slice_sizes=(1, 1), mode="fill")
     np.testing.assert_array_equal(np.asarray(got), [2.0, 3.0])
-    with pytest.raises(TypeError, match="window size 0 or 1"):
+    with pytest.raises(TypeError, match="operand batching dims with bound 0/1, but bound is 2"):
         lax.gather(rows, jnp.zeros((2, 1), jnp.int32), BATCHED, slice_sizes=(2, 1), mode="fill")
 
 
@@ -166,3 +168,111 @@ def test_scatter_errors_are_jaxs(op, updates, first):
     with pytest.raises(TypeError) as info:
         op(jnp.ones(3), jnp.array([[0]]), updates, _SCATTER_DN)
     assert str(info.value).splitlines()[0] == first
+
+
+# Found by JAX's lax_test (its gather/scatter shape-checking rules): numbax checked the same
+# things with its own messages, in another order. Each row: indices shape, (updates shape,)
+# the five dimension-number fields in JAX's order, (slice sizes,) the start of JAX's message.
+# Operand: float32[4, 3, 2].
+# fmt: off
+GATHER_ERRORS = [
+    ((5, 2), ((2, 1), (0,), (0, 1), (), ()), (1, 3, 2),
+     "offset_dims in gather op must be sorted; got (2, 1)"),
+    ((5, 2), ((1, 1), (0,), (0, 1), (), ()), (1, 3, 2),
+     "offset_dims in gather op must not repeat; got: (1,"),
+    ((5, 2), ((1, 3), (0,), (0, 1), (), ()), (1, 3, 2),
+     "Offset dimension 1 in gather op is out of bounds;"),
+    ((5, 2), ((1, 2), (0,), (0,), (), ()), (1, 3, 2),
+     "Gather op has 1 elements in start_index_map and the"),
+    ((5, 2), ((1, 2), (0,), (0, 3), (), ()), (1, 3, 2),
+     "Invalid start_index_map; domain is [0, 3), got:"),
+    ((5, 2), ((1, 2), (0,), (1, 1), (), ()), (1, 3, 2),
+     "start_index_map in gather op must not repeat; got:"),
+    ((5, 2), ((1,), (1, 0), (0, 1), (), ()), (1, 1, 2),
+     "collapsed_slice_dims in gather op must be sorted;"),
+    ((5, 2), ((1,), (0, 3), (0, 1), (), ()), (1, 1, 2),
+     "Invalid collapsed_slice_dims set in gather op;"),
+    ((5, 2), ((1,), (0, 0), (0, 1), (), ()), (1, 1, 2),
+     "collapsed_slice_dims in gather op must not repeat;"),
+    ((4, 2), ((1,), (1,), (1, 2), (0, 0), (0,)), (1, 1, 2),
+     "operand_batching_dims in gather op must not repeat;"),
+    ((4, 2), ((1,), (1,), (1, 2), (1,), (0,)), (1, 1, 2),
+     "collapsed_slice_dims and operand_batching_dims in"),
+    ((4, 2), ((1,), (1,), (0, 2), (0,), (0,)), (1, 1, 2),
+     "start_index_map and operand_batching_dims in gather"),
+    ((4, 2), ((1,), (1,), (1, 2), (0,), (1,)), (1, 1, 2),
+     "Gather op cannot have the index vector dimension as"),
+    ((4, 2), ((1,), (1,), (1, 2), (0,), (2,)), (1, 1, 2),
+     "Invalid start_indices_batching_dims set in gather"),
+    ((4, 2), ((1,), (1,), (1, 2), (0,), ()), (1, 1, 2),
+     "Gather op requires equal numbers of"),
+    ((3, 2), ((1,), (1,), (1, 2), (0,), (0,)), (1, 1, 2),
+     "Gather op requires operand batching dimensions and"),
+    ((5, 2), ((1, 2), (0,), (0, 1), (), ()), (1, 3),
+     "Gather op must have one slice size for every input"),
+    ((5, 2), ((1,), (0,), (0, 1), (), ()), (1, 3, 2),
+     "All components of the offset index in a gather op"),
+    ((5, 2), ((1, 2), (0,), (0, 1), (), ()), (1, 4, 2),
+     "Slice size at index 1 in gather op is out of range,"),
+    ((5, 2), ((1, 2), (0,), (0, 1), (), ()), (2, 3, 2),
+     "Gather op can only collapse slice dims with bound"),
+    ((4, 2), ((1,), (1,), (1, 2), (0,), (0,)), (2, 1, 2),
+     "Gather op can only have operand batching dims with"),
+    ((), ((0, 1, 2), (), (), (), ()), (4, 3, 2),
+     "Gather index leaf dimension must be within [0,"),
+]
+SCATTER_ERRORS = [
+    ((5, 2), (5, 3, 2), ((2, 1), (0,), (0, 1), (), ()),
+     "update_window_dims in scatter op must be sorted;"),
+    ((5, 2), (5, 3, 2), ((1, 1), (0,), (0, 1), (), ()),
+     "update_window_dims in scatter op must not repeat;"),
+    ((5, 2), (5, 3, 2), ((1, 3), (0,), (0, 1), (), ()),
+     "Invalid update_window_dims set in scatter op; valid"),
+    ((5, 2), (5, 2), ((1,), (1, 0), (0, 1), (), ()),
+     "inserted_window_dims in scatter op must be sorted;"),
+    ((5, 2), (5, 2), ((1,), (0, 0), (0, 1), (), ()),
+     "inserted_window_dims in scatter op must not repeat;"),
+    ((5, 2), (5, 2), ((1,), (0, 3), (0, 1), (), ()),
+     "Invalid inserted_window_dims set in scatter op;"),
+    ((4, 2), (4, 2), ((1,), (1,), (1, 2), (0, 0), (0,)),
+     "operand_batching_dims in scatter op must not"),
+    ((4, 2), (4, 2), ((1,), (0,), (1, 2), (0,), (0,)),
+     "inserted_window_dims and operand_batching_dims in"),
+    ((4, 2), (4, 2), ((1,), (1,), (0, 2), (0,), (0,)),
+     "scatter_dims_to_operand_dims and"),
+    ((4, 2), (4, 2), ((1,), (1,), (1, 2), (0,), (1,)),
+     "Scatter op cannot have the index vector dimension"),
+    ((4, 2), (4, 2), ((1,), (1,), (1, 2), (0,), ()),
+     "Scatter op requires equal numbers of"),
+    ((3, 2), (3, 2), ((1,), (1,), (1, 2), (0,), (0,)),
+     "Scatter op requires operand batching dimensions and"),
+    ((5, 2), (5, 2), ((1,), (), (0, 1), (), ()),
+     "Scatter op has window of size 1; doesn't match"),
+    ((5, 2), (5, 3, 2), ((1, 2), (0,), (0,), (), ()),
+     "Scatter op has 1 elements in"),
+    ((5, 2), (5, 3, 2), ((1, 2), (0,), (0, 5), (), ()),
+     "Invalid scatter_dims_to_operand_dims mapping;"),
+    ((5, 2), (5, 3, 2), ((1, 2), (0,), (1, 1), (), ()),
+     "scatter_dims_to_operand_dims in scatter op must not"),
+    ((5, 2), (5, 4, 2), ((1, 2), (0,), (0, 1), (), ()),
+     "Bounds of the window dimensions of updates must not"),
+    ((5, 2), (6, 3, 2), ((1, 2), (0,), (0, 1), (), ()),
+     "Bounds of the scatter dimensions of updates must be"),
+    ((5, 2), (5, 3, 2, 1), ((1, 2), (0,), (0, 1), (), ()),
+     "Updates tensor must be of rank 3; got 4."),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("ishape, dims, slice_sizes, message", GATHER_ERRORS)
+def test_gather_shape_errors_as_jax(ishape, dims, slice_sizes, message):
+    x, idx = jnp.zeros((4, 3, 2)), jnp.zeros(ishape, jnp.int32)
+    with pytest.raises(TypeError, match=re.escape(message)):
+        lax.gather(x, idx, lax.GatherDimensionNumbers(*dims), slice_sizes)
+
+
+@pytest.mark.parametrize("ishape, ushape, dims, message", SCATTER_ERRORS)
+def test_scatter_shape_errors_as_jax(ishape, ushape, dims, message):
+    x, idx, upd = jnp.zeros((4, 3, 2)), jnp.zeros(ishape, jnp.int32), jnp.zeros(ushape)
+    with pytest.raises(TypeError, match=re.escape(message)):
+        lax.scatter(x, idx, upd, lax.ScatterDimensionNumbers(*dims))
