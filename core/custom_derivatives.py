@@ -48,6 +48,7 @@ from core.interpreters.jvp import tangent_aval
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.linear_call import linear_call
 from core.primitive import Primitive
+from core.prims.elementwise import stop_gradient_prim
 from core.ref import Ref
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
@@ -87,17 +88,16 @@ def _bound_args(fun: Callable, args: tuple, kwargs: dict, kind: str, name: str) 
 class _Split:
     """Separates `nondiff_argnums` from the differentiable arguments and flattens the latter."""
 
-    def __init__(self, args: tuple, nondiff_argnums: tuple[int, ...], name: str):
+    def __init__(self, args: tuple, nondiff_argnums: tuple[int, ...], vjp: bool):
         nums = tuple(n % len(args) for n in nondiff_argnums) if args else ()
-        for n in nums:
-            leaves = tree_util.tree_leaves(args[n])
-            if any(isinstance(x, Tracer) for x in leaves):
-                raise errors.CustomDerivativeError(
-                    f"{name}: argument {n} is in nondiff_argnums but is a traced value. "
-                    "nondiff_argnums are for static values (functions, ints, configuration); "
-                    "pass arrays as ordinary arguments (return a None or zero cotangent for "
-                    "them) instead."
-                )
+        traced = [n for n in nums if any(map(_is_tracer, tree_util.tree_leaves(args[n])))]
+        if traced and vjp:
+            raise errors.CustomVJPNondiffTracerError()
+        if traced:  # JAX's custom_jvp: traced nondiff values, without their derivatives
+            args = tuple(
+                tree_util.tree_map(_stop_gradient, a) if i in traced else a
+                for i, a in enumerate(args)
+            )
         self.nondiff = [args[n] for n in nums]
         self.diff_idx = [i for i in range(len(args)) if i not in nums]
         flat, self.in_tree = tree_util.tree_flatten([args[i] for i in self.diff_idx])
@@ -138,6 +138,17 @@ class _Split:
         if not convert:
             return leaves
         return [x if type(x) is Zero else as_value(x) for x in leaves]
+
+
+def _is_tracer(x: Any) -> bool:
+    return isinstance(x, Tracer)
+
+
+def _stop_gradient(x: Any) -> Any:
+    """`x` without derivatives: only traced floats carry any (keys and integers do not)."""
+    if isinstance(x, Tracer) and dtypes.kind(x.aval.dtype) in "fc":
+        return stop_gradient_prim(x)
+    return x
 
 
 def _refs_at(leaves: Sequence[Any]) -> dict[int, Ref]:
@@ -314,7 +325,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                 f"No JVP defined for custom_jvp function {name} using defjvp."
             )
         args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums, "custom_jvp", name)
-        split = _Split(args, self.nondiff_argnums, name)
+        split = _Split(args, self.nondiff_argnums, vjp=False)
         if type(current_trace()) is EvalTrace:
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
 
@@ -478,7 +489,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                 f"No VJP defined for custom_vjp function {name} using defvjp."
             )
         args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums, "custom_vjp", name)
-        split = _Split(args, self.nondiff_argnums, name)
+        split = _Split(args, self.nondiff_argnums, vjp=True)
         if type(current_trace()) is EvalTrace:
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
         res_tree: list[Any] = []

@@ -196,6 +196,28 @@ class UnexpectedTracerError(JAXTypeError, RuntimeError):
         )
 
 
+class CustomVJPNondiffTracerError(UnexpectedTracerError):
+    """A traced value passed to a `custom_vjp` function at one of its `nondiff_argnums` (JAX's
+    `UnexpectedTracerError`).
+
+    Failing code: ``f = custom_vjp(lambda n, x: n * x, nondiff_argnums=(0,))`` called as
+    ``jit(f)(2.0, 3.0)``. Fix: pass arrays as ordinary arguments (their cotangent may be None);
+    keep `nondiff_argnums` for functions, ints and configuration.
+    """
+
+    def __init__(self) -> None:
+        RuntimeError.__init__(  # JAX's words, then the fix
+            self,
+            "Found a JAX Tracer object passed as an argument to a custom_vjp function in a "
+            "position indicated by nondiff_argnums as non-differentiable. Tracers cannot be "
+            "passed as non-differentiable arguments to custom_vjp functions; instead, "
+            "nondiff_argnums should only be used for arguments that can't be or contain JAX "
+            "tracers, e.g. function-valued arguments. In particular, array-valued arguments "
+            "should typically not be indicated as nondiff_argnums.\nPass arrays as ordinary "
+            "arguments (their cotangent may be None).",
+        )
+
+
 # JAX's tracer classes by the transformations `check_live` names
 _TRACER_NAMES = {
     "jvp/grad": "JVPTracer",

@@ -275,10 +275,10 @@ def new_trace_parent() -> Trace:
 def closes_over(trace: Trace, funs: tuple, depth: int = 8) -> bool:
     """Whether any of `funs` reaches a tracer of `trace` through what it closes over: closure
     cells and defaults of functions, the function, arguments and keywords of partials, the
-    attributes of callable objects (a `custom_jvp` holds its rules) and the items of lists,
-    tuples and dicts, `depth` levels down. A trace that would hand such a function to its
-    parent (custom rules of arguments it does not own) runs it itself instead, as JAX's
-    `vmap` of a custom rule that closes over a mapped value.
+    attributes of objects (a `custom_jvp` holds its rules, its call the static arguments) and
+    the items of lists, tuples and dicts, `depth` levels down. A trace that would hand such a
+    function to its parent (custom rules of arguments it does not own) runs it itself instead,
+    as JAX's `vmap` of a custom rule that closes over a mapped value.
 
     Args:
       trace: the trace whose tracers count.
@@ -307,7 +307,7 @@ def closes_over(trace: Trace, funs: tuple, depth: int = 8) -> bool:
         elif isinstance(x, types.FunctionType):
             cells = [c.cell_contents for c in x.__closure__ or () if _filled(c)]
             items = cells + list(x.__defaults__ or ())
-        elif callable(x) and hasattr(x, "__dict__"):
+        elif hasattr(x, "__dict__"):
             items = list(vars(x).values())
         else:
             return False

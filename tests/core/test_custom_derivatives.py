@@ -429,3 +429,49 @@ def test_float0_tangents_and_cotangents_of_rules_as_jax():
 
     gx, gy = core.grad(foo, allow_int=True, argnums=(0, 1))(2.0, 3)
     assert float(gx) == 2.0 and gy.dtype == f0 and gy.shape == ()
+
+
+def _nondiff_jvp():
+    @functools.partial(core.custom_jvp, nondiff_argnums=(0,))
+    def f(x, y):
+        return x * y
+
+    f.defjvp(lambda x, p, t: (f(x, *p), 5 * x * t[0]))
+    return f
+
+
+NONDIFF_TRACERS = {  # case: (run(f), JAX 0.10.2's values): traced nondiff_argnums of custom_jvp
+    "vmap_jvp": (
+        lambda f: core.jvp(
+            lambda y: core.vmap(f)(jnp.array([2.0, 3.0]), y),
+            (jnp.array([3.0, 4.0]),),
+            (jnp.array([1.0, 1.0]),),
+        ),
+        ([6.0, 12.0], [10.0, 15.0]),
+    ),
+    "grad_through_nondiff": (lambda f: core.grad(lambda x: f(x, 3.0))(2.0), 0.0),
+    "grad_both": (lambda f: core.grad(lambda x: f(x, x))(2.0), 10.0),
+    "jit_grad": (lambda f: core.jit(core.grad(f, argnums=1))(2.0, 3.0), 10.0),
+}
+
+
+@pytest.mark.parametrize("case", NONDIFF_TRACERS)
+def test_custom_jvp_nondiff_arguments_may_be_traced(case):
+    run, want = NONDIFF_TRACERS[case]
+    got = core.tree.map(lambda a: np.asarray(a).tolist(), run(_nondiff_jvp()))
+    assert got == want
+
+
+def test_custom_vjp_nondiff_tracers_are_jaxs_error():
+    @functools.partial(core.custom_vjp, nondiff_argnums=(0,))
+    def g(x, y):
+        return x * y
+
+    g.defvjp(lambda x, y: (g(x, y), y), lambda x, r, ct: (x * ct,))
+    assert float(core.grad(g, 1)(2.0, 3.0)) == 2.0
+    with pytest.raises(core.errors.UnexpectedTracerError) as info:
+        core.jit(g)(2.0, 3.0)
+    assert str(info.value).startswith(  # JAX 0.10.2's first words
+        "Found a JAX Tracer object passed as an argument to a custom_vjp function in a "
+        "position indicated by nondiff_argnums as non-differentiable."
+    )
