@@ -345,6 +345,13 @@ class Config:
         """Returns the value of flag `name`."""
         return self._values[self._canonical(name)]
 
+    _read = read  # JAX's name (`jax.config._read("jax_enable_x64")`)
+
+    @property
+    def x64_enabled(self) -> bool:
+        """Whether 64-bit types are on (`jax.config.x64_enabled`, `enable_x64` blocks too)."""
+        return self._values["enable_x64"]
+
     @contextlib.contextmanager
     def override(self, name: str, value: Any) -> Iterator[None]:
         """Context manager that sets a flag for the duration of a block."""

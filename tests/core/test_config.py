@@ -1,5 +1,6 @@
 """`core.make_user_context` (`jax.make_user_context`): a jitted function traces again under a
-new value of a user context, as in JAX 0.10.2 (which traced 3 times in the sequence below)."""
+new value of a user context, as in JAX 0.10.2 (which traced 3 times in the sequence below); and
+the config object's other JAX names (`x64_enabled`, `_read`)."""
 
 import pytest
 
@@ -61,3 +62,12 @@ def test_enum_option_errors_are_jaxs(name, value, first):
 def test_transfer_guard_takes_none():
     with core.transfer_guard_host_to_device(None):  # JAX 0.10.2 accepts None
         assert core.config.read("transfer_guard_host_to_device") is None
+
+
+def test_x64_enabled_and_read_follow_enable_x64_blocks():
+    # JAX 0.10.2: jax.config.x64_enabled and jax.config._read("jax_enable_x64")
+    before = core.config.x64_enabled
+    with core.enable_x64(not before):
+        assert core.config.x64_enabled is (not before)
+        assert core.config._read("jax_enable_x64") is (not before)
+    assert core.config.x64_enabled is before and core.config.read("enable_x64") is before
