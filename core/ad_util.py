@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from core import dtypes
 from core.avals import ShapedArray
 from core.trace import varying_like
 
@@ -55,7 +58,10 @@ def register_ops(**fns: Callable) -> None:
 
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
-    """An array of zeros of `aval`'s shape, dtype and weak type (and vma: `varying_like`)."""
+    """An array of zeros of `aval`'s shape, dtype and weak type (and vma: `varying_like`); of
+    a key aval, a numpy float0 array of its shape (keys' tangents are float0, as JAX's)."""
+    if type(aval.dtype) is dtypes.KeyDType:
+        return np.zeros(aval.shape, dtypes.float0)
     return varying_like(ops.full(aval.shape, 0, aval.dtype, aval.weak_type), aval)
 
 

@@ -578,7 +578,8 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
                 )
             out.append(zeros_like_aval(aval))
         else:
-            ct = as_value(ct)
+            float0 = getattr(ct, "dtype", None) == dtypes.float0  # of an int, bool or key input
+            ct = ct if float0 else as_value(ct)
             if get_aval(ct).shape != aval.shape:
                 raise errors.CustomCotangentShapeError(  # JAX's words, then the fix
                     "Custom VJP bwd rule must produce an output with the same type as the args "
@@ -587,7 +588,7 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
                     f"{_short(aval)}, so the shapes do not match\nThe bwd rule of {name} "
                     "returns cotangents shaped like the arguments."
                 )
-            out.append(ct)
+            out.append(zeros_like_aval(aval) if float0 else ct)
     return out
 
 

@@ -39,6 +39,17 @@ def register_dtype(impl: str, dtype: dtypes.KeyDType) -> None:
     _DTYPES[impl] = dtype
 
 
+def _indexed_dims(index: tuple) -> int:
+    """How many dimensions `index` takes, as numpy counts them: a boolean mask its rank, None,
+    Ellipsis and Python booleans none, any other entry one."""
+    n = 0
+    for e in index:
+        if e is None or e is Ellipsis or isinstance(e, (bool, np.bool_)):
+            continue
+        n += np.ndim(e) if getattr(e, "dtype", None) == np.bool_ else 1
+    return n
+
+
 class PRNGKeyArray:
     """An array of PRNG keys (`jax.random.key`'s result): `shape` keys over `uint32` data of
     shape `(*shape, words)`, which `random.key_data` returns, of implementation `impl`."""
@@ -126,6 +137,12 @@ class PRNGKeyArray:
 
     def __getitem__(self, index: Any) -> Any:
         index = index if isinstance(index, tuple) else (index,)
+        consumed = _indexed_dims(index)
+        if consumed > self.ndim:  # JAX's words: the keys' dimensions, not their data's
+            raise IndexError(
+                f"Too many indices: array is {self.ndim}-dimensional, but {consumed} were "
+                f"indexed\nThe array's shape is {self.shape}."
+            )
         if any(hasattr(i, "_trace") for i in index):  # a traced index: primitives on keys
             return type(self).traced_getitem(self, index)
         if any(i is Ellipsis for i in index):  # keep the data's word axis out of the ellipsis

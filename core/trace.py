@@ -147,6 +147,8 @@ def get_aval(x: Any) -> ShapedArray:
     if aval is not None:
         return aval
     if isinstance(x, np.ndarray):
+        if x.dtype == dtypes.float0:  # a zero tangent of keys (`ad_util.zeros_like_aval`)
+            return ShapedArray(x.shape, dtypes.float0)
         return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
     if isinstance(x, (bool, int, float, complex, np.generic)):
         dt, weak = dtypes.dtype_and_weak(x)

@@ -280,3 +280,45 @@ def test_concrete_keys_leave_jax_array_methods_abstract(method):
     with pytest.raises(NotImplementedError, match=f"^Cannot call abstract method {method}\n"):
         attr = getattr(keys, method)  # a property raises here
         attr()
+
+
+@pytest.mark.parametrize(
+    "shape, index, taken",
+    [  # JAX 0.10.2: the keys' dimensions count, not their data's word axis
+        ((), 0, 1),
+        ((), (0,), 1),
+        ((2, 3), (0, 0, 0), 3),
+        ((2, 3), (..., 0, 0, 0), 3),
+        ((2, 3), (None, 0, None, 0, 0), 3),
+        ((2, 3), np.ones((2, 3, 1), bool), 3),
+    ],
+)
+def test_indexing_more_dimensions_than_the_keys_have_raises(shape, index, taken):
+    keys = random.split(random.key(0), shape) if shape else random.key(0)
+    message = f"Too many indices: array is {len(shape)}-dimensional, but {taken} were indexed"
+    with pytest.raises(IndexError, match=message):
+        keys[index]
+    assert keys[None, ...].shape == (1, *shape)
+    if shape:
+        assert keys[None, 0, ..., 1, None].shape == (1, 1)
+
+
+def test_key_tangents_are_float0_in_custom_rules_and_vjp():
+    # JAX 0.10.2: a key's tangent in a custom_jvp rule, and its cotangent in a custom_vjp bwd
+    # rule, are float0 zeros; the bwd rule may return it; vjp of a function returning a key
+    seen = []
+    f = core.custom_jvp(lambda x, k: x * random.normal(k, ()))
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        seen.append(tangents[1].dtype)
+        return f(*primals), tangents[0] * random.normal(primals[1], ())
+
+    key = random.key(28)
+    np.testing.assert_allclose(core.grad(f)(0.0, key), random.normal(key, ()))
+    g = core.custom_vjp(lambda x, state: state)
+    g.defvjp(lambda x, state: (state, None), lambda _, ct: (seen.append(ct[1].dtype) or ct[0], ct))
+    assert float(core.grad(lambda t: g(t, (8.0, key))[0])(3.0)) == 1.0
+    assert seen == [dtypes.float0, dtypes.float0]
+    out, _ = core.vjp(lambda s: random.key(s), 1)
+    assert _data(out) == [0, 1]
