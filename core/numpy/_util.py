@@ -83,7 +83,7 @@ def canonical_shape(shape: Any, one: type = tuple) -> tuple[int, ...]:
     except TypeError as e:
         raise TypeError(
             f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}.\n"
-            "If using `jit`, pass the sizes as static arguments (static_argnums/static_argnames)."
+            "If using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions."
         ) from e
 
 

@@ -14,6 +14,7 @@ from core.numpy import (
     _util,
     creation,
     linalg_ops,
+    logic,
     lookup,
     nonzero,
     reductions,
@@ -75,7 +76,7 @@ def _transpose(self, *axes):
 
 
 def _astype(self, dtype, copy=False, device=None):
-    return _util.astype(self, dtypes.check_user_dtype(dtype, "astype"))
+    return logic.astype(self, dtype, copy=copy, device=device)
 
 
 def _getitem(self, idx):

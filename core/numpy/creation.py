@@ -1076,8 +1076,8 @@ def ravel_multi_index(
         if traced:
             raise ConcretizationTypeError(  # JAX's class and first line, then the fix
                 traced_shape(get_aval(traced[0])),
-                "ravel_multi_index with mode='raise' checks the coordinates: under jit use "
-                "mode='wrap' or mode='clip'.",
+                "The error occurred because ravel_multi_index was jit-compiled with mode='raise'. "
+                "Use mode='wrap' or mode='clip' instead.",
             )
         if any(np.any((np.asarray(c) < 0) | (np.asarray(c) >= d)) for c, d in zip(coords, dims)):
             raise ValueError("invalid entry in coordinates array")

@@ -299,21 +299,34 @@ def tensordot(
     canonicalize_precision(precision)
     (a, b), weak = _product_operands(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
-    if isinstance(axes, int):
+    if isinstance(axes, (int, np.integer)):
         if axes > min(a_nd, b_nd):
             raise ShapeError(
                 f"Number of tensordot axes (axes {axes}) exceeds input ranks "
                 f"({get_aval(a).shape} and {get_aval(b).shape})"
             )
         ca, cb = tuple(range(a_nd - axes, a_nd)), tuple(range(axes))
-    else:
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2:  # JAX's checks and messages
         ax_a, ax_b = axes
-        if not isinstance(ax_a, int) and not isinstance(ax_b, int) and len(ax_a) != len(ax_b):
+        ints = (int, np.integer)
+        if isinstance(ax_a, ints) and isinstance(ax_b, ints):
+            ax_a, ax_b = (ax_a,), (ax_b,)
+        elif not (isinstance(ax_a, (list, tuple)) and isinstance(ax_b, (list, tuple))):
+            raise TypeError(
+                "tensordot requires both axes lists to be either ints, tuples or lists, got "
+                f"{ax_a} and {ax_b}"
+            )
+        elif len(ax_a) != len(ax_b):
             raise ShapeError(
                 f"tensordot requires axes lists to have equal length, got {ax_a} and {ax_b}."
             )
-        ca = tuple(canonicalize_axis(x, a_nd) for x in ((ax_a,) if isinstance(ax_a, int) else ax_a))
-        cb = tuple(canonicalize_axis(x, b_nd) for x in ((ax_b,) if isinstance(ax_b, int) else ax_b))
+        ca = tuple(canonicalize_axis(x, a_nd) for x in ax_a)
+        cb = tuple(canonicalize_axis(x, b_nd) for x in ax_b)
+    else:
+        raise TypeError(
+            "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples "
+            "of ints."
+        )
     _check_contract("tensordot", a, b, ca, cb)
     pet = _result_dtype(a, preferred_element_type)
     out = la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=pet)
@@ -355,7 +368,10 @@ def trace(
     """The sum along a diagonal."""
     check_arraylike("trace", a)
     nd = get_aval(ensure_array(a)).ndim
-    axis1, axis2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)  # JAX's order
+    a1, a2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)  # JAX's order
+    if a1 == a2:
+        raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
+    axis1, axis2 = a1, a2
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

@@ -3,6 +3,7 @@ plus the dtype predicates of `jax.numpy` (can_cast, isdtype, isscalar...)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -14,11 +15,21 @@ from core.jit.library import library_jit
 from core.named_sharding import takes_out_sharding
 from core.numpy import _util
 from core.numpy._util import check_arraylike, ensure_array
+from core.numpy.creation import copy as copy_array
 from core.numpy.reductions import all as _all
 from core.numpy.reductions import any as _any
 from core.numpy.reductions import max as _max
 from core.numpy.scalar_types import ScalarType
-from core.numpy.ufuncs import equal, imag, isclose, isnan, logical_and, logical_not, logical_or
+from core.numpy.ufuncs import (
+    equal,
+    imag,
+    isclose,
+    isnan,
+    logical_and,
+    logical_not,
+    logical_or,
+    real,
+)
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import gather as gp
@@ -111,9 +122,31 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
 
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
-    """`x` converted to `dtype`."""
+    """`x` converted to `dtype`, as JAX's `jnp.astype`.
+
+    Args:
+      x: an array.
+      dtype: the new dtype (None: the default float dtype).
+      copy: return an array with a buffer of its own even when the dtype is unchanged.
+      device: accepted for JAX's signature (numbax's arrays live on the host).
+
+    Returns:
+      The converted array. Complex to a real dtype keeps the real part and warns (JAX's
+      `DeprecationWarning`: it will become an error); complex to bool is `x != 0`.
+    """
     check_arraylike("astype", x)
-    return _util.astype(ensure_array(x), dtypes.check_user_dtype(dtype, "astype"))
+    x = ensure_array(x)
+    dt = dtypes.default_float() if dtype is None else dtypes.check_user_dtype(dtype, "astype")
+    if dtypes.kind(get_aval(x).dtype) == "c" and dtypes.kind(dt) in "iuf":
+        warnings.warn(
+            "Casting from complex to real dtypes will soon raise a ValueError. Please first use "
+            "jnp.real or jnp.imag to take the real/imaginary component of your input.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        x = real(x)  # (what the conversion keeps, without numpy's ComplexWarning)
+    out = _util.astype(x, dt)
+    return copy_array(out) if copy else out
 
 
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:

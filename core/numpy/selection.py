@@ -47,8 +47,8 @@ def choose(a: Any, choices: Any, out: None = None, mode: str = "raise") -> Any:
         if isinstance(arr, Tracer):
             raise ConcretizationTypeError(  # JAX's first line, then the fix
                 traced_shape(get_aval(arr)),
-                "jnp.choose with mode='raise' checks the choice array: use mode='wrap' or "
-                "mode='clip' under jit.",
+                "The error occurred because jnp.choose was jit-compiled with mode='raise'. Use "
+                "mode='wrap' or mode='clip' instead.",
             )
         vals = np.asarray(arr)
         if np.any((vals < 0) | (vals >= n)):

@@ -609,6 +609,8 @@ def interp(
             "xp and fp must be one-dimensional arrays of equal size\nGot shapes "
             f"{_shape(xp)} and {_shape(fp)}."
         )
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        raise ValueError("jnp.interp: complex x values not supported.")
     x_arr, xp_arr = promote_dtypes_inexact(x, xp)
     (fp_arr,) = promote_dtypes_inexact(fp)
     extrap = {}

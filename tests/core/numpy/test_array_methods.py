@@ -4,6 +4,7 @@ and `deepcopy` give a new buffer and work on tracers, `in` needs a 1-D array and
 
 import copy
 import operator
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -75,3 +76,35 @@ def test_operators_defer_to_tuple_subclasses(fn):
         TypeError, match=r"unsupported operand type\(s\) for \*: 'Array' and 'tuple'"
     ):
         b * (1.0, 2.0)  # an exact tuple still raises (JAX 0.10.2: 'ArrayImpl' and 'tuple')
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's values and warnings (None is the default float dtype)
+    "dtype, want, warns",
+    [
+        ("float32", [1.5, -3.7], True),
+        ("int32", [1, -3], True),
+        ("float16", [1.5, -3.69921875], True),
+        (None, [1.5, -3.7], True),
+        ("bool", [True, True], False),
+    ],
+)
+def test_astype_from_complex(dtype, want, warns):
+    z = jnp.array([1.5 + 2j, -3.7 - 1j], jnp.complex64)
+    for convert in (lambda: jnp.astype(z, dtype), lambda: z.astype(dtype)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = convert()
+        messages = [str(w.message) for w in caught if w.category is DeprecationWarning]
+        assert bool(messages) == warns
+        assert all(
+            m.startswith("Casting from complex to real dtypes will soon raise") for m in messages
+        )
+        assert not [w for w in caught if w.category is np.exceptions.ComplexWarning]
+        np.testing.assert_allclose(got, np.array(want, dtype=got.dtype), rtol=1e-6)
+
+
+@pytest.mark.parametrize("copy_", [True, False])
+def test_astype_copy_of_the_same_dtype(copy_):
+    x = jnp.arange(3, dtype="int32")
+    for y in (x.astype("int32", copy=copy_), jnp.astype(x, "int32", copy=copy_)):
+        assert (y.unsafe_buffer_pointer() != x.unsafe_buffer_pointer()) == copy_

@@ -272,3 +272,13 @@ def test_arange_refuses_complex_bounds(args):
     with pytest.raises(ValueError, match="Passing complex start/stop/step to jnp.arange is no"):
         jnp.arange(*args)
     assert jnp.arange(4, dtype=jnp.complex64).dtype == jnp.complex64  # a complex dtype is fine
+
+
+def test_traced_shape_error_has_jaxs_hint():
+    with pytest.raises(TypeError) as info:
+        core.jit(jnp.zeros)(2)
+    first, second = str(info.value).splitlines()[:2]
+    assert first.startswith("Shapes must be 1D sequences of concrete values of integer type, got")
+    assert second == (
+        "If using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions."
+    )

@@ -94,3 +94,27 @@ def test_vecdot_axis_counts_in_each_operand(s1, s2, axis):
         got = jnp.vecdot(x, y, axis=axis)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's classes and messages
+    "call, error, message",
+    [
+        (lambda a, b: jnp.tensordot(a, b, axes=2), TypeError, r"Number of tensordot axes \(axes"),
+        (lambda a, b: jnp.tensordot(a, b, axes=([0], [0, 1])), TypeError, "equal length, got"),
+        (lambda a, b: jnp.tensordot(a, b, axes=("bad", "axes")), TypeError,
+         "tensordot requires both axes lists to be either ints, tuples or lists, got bad and axes"),
+        (lambda a, b: jnp.tensordot(a, b, axes="badaxes"), TypeError,
+         "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples"),
+        (lambda a, b: jnp.tensordot(a, b, axes=(0, [0])), TypeError, "either ints, tuples or"),
+        (lambda a, b: jnp.trace(a, axis1=1, axis2=-2), ValueError,
+         "axis1 and axis2 can not be same. axis1=1 and axis2=-2"),
+    ],
+)  # fmt: skip
+def test_product_argument_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call(np.ones((3, 2, 2)), np.ones((2,)))
+
+
+def test_tensordot_pair_of_ints():
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(jnp.tensordot(a, b, axes=(1, 0)), np.tensordot(a, b, axes=(1, 0)))

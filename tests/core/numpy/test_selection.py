@@ -188,3 +188,19 @@ def test_array_methods_compress_and_choose_are_the_functions():
     choices = [jnp.arange(3), 10 + jnp.arange(3)]
     np.testing.assert_array_equal(idx.choose(choices), [0, 11, 2])
     np.testing.assert_array_equal(jnp.array([3, -1, 0]).choose(choices, mode="clip"), [10, 1, 2])
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's second line under jit with mode="raise"
+    "fn, what",
+    [
+        (lambda a: jnp.choose(a, [jnp.zeros(2), jnp.ones(2)], mode="raise"), "jnp.choose"),
+        (lambda a: jnp.ravel_multi_index((a, a), (3, 3), mode="raise"), "ravel_multi_index"),
+    ],
+)
+def test_raise_mode_under_jit(fn, what):
+    with pytest.raises(ConcretizationTypeError) as info:
+        core.jit(fn)(jnp.array([0, 1]))
+    assert str(info.value).splitlines()[1] == (
+        f"The error occurred because {what} was jit-compiled with mode='raise'. Use mode='wrap' "
+        "or mode='clip' instead."
+    )

@@ -440,3 +440,8 @@ def test_histogram_refuses_bin_estimator_names_as_jax(fn):
         fn(jnp.array([1.0, 2.0, 3.0]), bins="auto")
     first = str(info.value).splitlines()[0]
     assert first == "asarray: expected ArrayLike, got auto of type <class 'str'>."
+
+
+def test_interp_refuses_complex_x():
+    with pytest.raises(ValueError, match="jnp.interp: complex x values not supported."):
+        jnp.interp(1j, 1j * np.arange(3.0), np.arange(3.0))
