@@ -32,6 +32,7 @@ from numba.core.caching import (
     UserProvidedCacheLocator,
 )
 
+from core.backends.llvm import target
 from core.jit import cache_files
 from core.jit.errors import CacheIntegrityError
 
@@ -238,7 +239,8 @@ def cached_njit(*signatures: Any, salt: str = "", **options: Any) -> Any:
             )
         if signatures:
             for sig in signatures:
-                disp.compile(sig)
+                with target.callbacks_raise():  # an interrupt while it compiles is raised
+                    disp.compile(sig)
             disp.disable_compile()
         return disp
 

@@ -43,7 +43,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
-from core.backends.llvm import pool, translate, vecmath
+from core.backends.llvm import pool, target, translate, vecmath
 from core.backends.numba.library import entry
 from core.jit import cache_files, disk_cache
 from core.jit.array_struct import array_struct
@@ -171,9 +171,13 @@ def _from_disk(key: str):
     """The code library of `key` from the disk cache, or None (missing or damaged)."""
     try:
         state = pickle.loads(cache_files.read_verified(cache_path(key, "lean")))  # noqa: S301 (verified)
-        return _codegen().unserialize_library(state)
-    except Exception:  # missing, damaged, or of another LLVM: compile it again
+    except Exception:  # missing or damaged: compile it again
         return None
+    with target.callbacks_raise():  # an interrupt while it loads is raised, not dropped
+        try:
+            return _codegen().unserialize_library(state)
+        except Exception:  # of another LLVM: compile it again
+            return None
 
 
 def _codegen():
@@ -192,7 +196,8 @@ def _compile(key: str, spec: tuple):
     library.enable_object_caching()
     for text in ir_texts:
         library.add_llvm_module(llvm.parse_assembly(text))
-    library.finalize()
+    with target.callbacks_raise():  # an interrupt while it compiles is raised, not dropped
+        library.finalize()
     _stats["compiled"] += 1
     try:
         state = pickle.dumps(library.serialize_using_object_code())

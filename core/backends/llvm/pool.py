@@ -772,12 +772,13 @@ def _compiled():
     path = cache_files.secure_dir(cache_files.cache_dir()) / name
     state = cache_files.read_pickled(path)
     if state is not None:
-        with contextlib.suppress(Exception):  # of another LLVM: compiled again
+        with target.callbacks_raise(), contextlib.suppress(Exception):  # another LLVM's
             return cpu_target.target_context.codegen().unserialize_library(state)
     library = target.quick_codegen(loops=True).create_library("numbax_pool")
     library.enable_object_caching()
     library.add_ir_module(_module())
-    library.finalize()
+    with target.callbacks_raise():
+        library.finalize()
     try:
         cache_files.write_verified(path, pickle.dumps(library.serialize_using_object_code()))
     except OSError as e:

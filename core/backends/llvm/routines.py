@@ -998,10 +998,11 @@ def _library_of(state, gen):
     (no state, or another LLVM's)."""
     if state is None or isinstance(state, str):
         return None
-    try:
-        return gen.unserialize_library(state)
-    except Exception:
-        return None
+    with target.callbacks_raise():  # an interrupt while it loads is raised, not dropped
+        try:
+            return gen.unserialize_library(state)
+        except Exception:
+            return None
 
 
 def _write(path, entry, name: str) -> None:
@@ -1020,5 +1021,6 @@ def _compile(fn, signature: tuple, sym: str):
         library.enable_object_caching()
         library.add_ir_module(module)
         translate.release(module)
-        library.finalize()
+        with target.callbacks_raise():
+            library.finalize()
     return library

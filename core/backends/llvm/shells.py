@@ -277,10 +277,11 @@ def _library_of(state, gen):
     a symbol this process does not define, or another LLVM's object code)."""
     if not state or not all(_defined(s) for s in state[1]):
         return None
-    try:
-        library_ = gen.unserialize_library(state[0])
-    except Exception:
-        return None
+    with target.callbacks_raise():  # an interrupt while it loads is raised, not dropped
+        try:
+            library_ = gen.unserialize_library(state[0])
+        except Exception:
+            return None
     _stats["loaded"] += 1
     return library_
 
@@ -292,7 +293,8 @@ def _finalized(module, name: str, loops: bool = False):
     library_ = target.codegen(loops).create_library(name)
     library_.enable_object_caching()
     library_.add_llvm_module(module)
-    library_.finalize()
+    with target.callbacks_raise():  # an interrupt while it compiles is raised, not dropped
+        library_.finalize()
     return library_
 
 

@@ -22,18 +22,22 @@ code is compiled by numba's own code generator (one JIT engine for both). numba'
 still load everything, when numba compiles a function. Functions of numbax's runtime written
 for numba compile on the lean target too (`numba.njit(_target=NAME)`: eager loops,
 `core/backends/numba/eager_loops.py`). Loading this module also stops numba's events on
-llvmlite's lock from being built when nothing listens (`_quiet_lock_events`).
+llvmlite's lock from being built when nothing listens (`_quiet_lock_events`). Every code
+library numbax finalizes or loads does so under `callbacks_raise`, so that a signal's exception
+raised inside the engine's callbacks (Ctrl-C while LLVM compiles) is raised, not dropped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 import threading
 from collections.abc import Iterator
 
 from llvmlite import binding as llvm
 from llvmlite.binding import ffi
+from llvmlite.binding.executionengine import ExecutionEngine
 from numba.core import cpu, dispatcher, event, registry, typing
 from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.runtime import rtsys
@@ -141,6 +145,55 @@ def contexts() -> tuple[LeanTyping, LeanContext]:
     """The `numbax_lean` typing and target contexts (not refreshed yet)."""
     descr = _Dispatcher.targetdescr
     return descr.typing_context, descr.target_context
+
+
+# llvmlite's object cache callbacks, which LLVM calls (through ctypes) as it compiles or loads a
+# module (`callbacks_raise`).
+_CACHE_CALLBACKS = (
+    ExecutionEngine._raw_object_cache_notify,
+    ExecutionEngine._raw_object_cache_getbuffer,
+)
+
+
+@contextlib.contextmanager
+def callbacks_raise() -> Iterator[None]:
+    """Raises, when the block ends, what was raised on this thread inside the JIT engine's
+    object cache callbacks meanwhile (wrap a code library's `finalize` and
+    `unserialize_library` in it).
+
+    A signal that arrives while LLVM compiles (Ctrl-C's KeyboardInterrupt, a SIGALRM timeout's
+    exception) runs its Python handler at the first Python code the main thread runs next: the
+    callback by which the engine hands numba the object code it made. ctypes prints what the
+    handler raised there and drops it, so the interrupt was lost, numba never recorded the
+    object code, and caching the library then failed with numba's "no compiled object yet"
+    RuntimeError (an Optax test stopped by its harness's timeout). The exception is caught by
+    `sys.unraisablehook` (others go on to the hook in place before) and raised here instead
+    (in place of what the block raised meanwhile).
+    """
+    caught: list[BaseException] = []
+    me = threading.get_ident()
+    previous = sys.unraisablehook
+
+    def hook(info) -> None:
+        if active and info.object in _CACHE_CALLBACKS and threading.get_ident() == me:
+            caught.append(info.exc_value)
+        else:
+            previous(info)
+
+    active = True
+    sys.unraisablehook = hook
+    try:
+        yield
+    except BaseException as e:  # numba's "no compiled object yet", as it caches its function
+        if caught:
+            raise caught[0] from e
+        raise
+    finally:
+        active = False
+        if sys.unraisablehook is hook:
+            sys.unraisablehook = previous
+    if caught:
+        raise caught[0]
 
 
 # The quick tier (`config.jit_quick_first_call`, `core/jit/program.py`): kernels a first call

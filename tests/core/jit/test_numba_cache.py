@@ -156,3 +156,29 @@ def test_a_changed_vecmath_invalidates_the_functions_that_call_it(cache_root, mo
 
     monkeypatch.setattr(numba_cache, "_stamp", changed)
     assert _fresh()[1] == 1  # vecmath.py changed: compiled again
+
+
+class _Interrupt(Exception):
+    """What a signal handler raised while LLVM compiled (Ctrl-C's KeyboardInterrupt, a test
+    harness's SIGALRM timeout)."""
+
+
+def test_interrupt_while_compiling_is_raised(cache_root, monkeypatch):
+    """A signal handler's exception raised inside the JIT engine's object code callback (where
+    a signal arriving during LLVM's compile runs its handler) was dropped, and numba's caching
+    of the function failed with "no compiled object yet": it is raised, and the next compile
+    caches the function."""
+    engine = numba.core.registry.cpu_target.target_context.codegen()._engine._ee
+    notify = engine._object_cache_notify
+
+    def interrupted(module, buf):
+        if "idiv" not in module.name:
+            return notify(module, buf)
+        monkeypatch.setattr(engine, "_object_cache_notify", notify)  # once
+        raise _Interrupt
+
+    monkeypatch.setattr(engine, "_object_cache_notify", interrupted)
+    with pytest.raises(_Interrupt):
+        _fresh()
+    assert _fresh() == (0, 1, [], -3)
+    assert _fresh() == (1, 0, [], -3)

@@ -149,6 +149,33 @@ def test_damaged_entry_is_compiled_again(cache, monkeypatch):
     assert shells.stats()["compiled"] == before + 1
 
 
+class _Interrupt(Exception):
+    """What a signal handler raised while LLVM compiled (Ctrl-C's KeyboardInterrupt, a test
+    harness's SIGALRM timeout)."""
+
+
+def test_interrupt_while_compiling_is_raised(cache, monkeypatch):
+    """A signal arriving while LLVM compiles a shell runs its handler inside the JIT engine's
+    callback handing numba the object code; what the handler raised was dropped there, and
+    caching the shell failed with numba's "no compiled object yet" (Optax's muon_test stopped
+    by its harness's timeout). It is raised from the compile, and the next call compiles the
+    shell again and caches it."""
+    engine = nests._codegen()._engine._ee
+    notify = engine._object_cache_notify
+
+    def interrupted(module, buf):
+        if not module.name.startswith("numbax_shell_"):
+            return notify(module, buf)
+        monkeypatch.setattr(engine, "_object_cache_notify", notify)  # once
+        raise _Interrupt
+
+    monkeypatch.setattr(engine, "_object_cache_notify", interrupted)
+    with pytest.raises(_Interrupt):
+        shells.entry(_source(4), TYPES)
+    _check(shells.entry(_source(4), TYPES), 4)
+    assert len(list(cache.glob("*.shell"))) == 1
+
+
 def test_concurrent_writers(cache):
     """Two processes writing one entry at once leave one whole file, which a third reads."""
     import subprocess  # noqa: PLC0415
