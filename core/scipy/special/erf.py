@@ -86,18 +86,18 @@ def _erfcx_jvp(primals, tangents):
 
 
 def erfcx(x: Any) -> Any:
-    """The scaled complementary error function `exp(x^2) erfc(x)` (real arguments; JAX's
-    complex ones go through `wofz`, which numbax does not have).
+    """The scaled complementary error function `exp(x^2) erfc(x)`; of a complex `x`, the
+    Faddeeva function `wofz(i x)`, as JAX's.
 
     Args:
-      x: real values.
+      x: real or complex values.
 
     Returns:
       `erfcx(x)`, finite for large `x` (an asymptotic series past `exp`'s overflow).
     """
     (x,) = promote_args_inexact("erfcx", x)
     if jnp.issubdtype(x.dtype, np.complexfloating):
-        raise NotImplementedError("erfcx of complex values (JAX's wofz) is not implemented.")
+        return _wofz(lax.complex(-jnp.imag(x), jnp.real(x)))
     return _erfcx(x)
 
 
@@ -187,7 +187,7 @@ def _weideman_coefficients(n: int) -> tuple[float, np.ndarray]:
     t = scale * np.tan(k * np.pi / (2 * m))
     f = np.concatenate([[0.0], np.exp(-t * t) * (scale * scale + t * t)])
     a = np.real(np.fft.fft(np.fft.fftshift(f))) / (2 * m)
-    return float(scale), a[1 : n + 1][::-1].copy()
+    return float(scale), a[1 : n + 1][::-1].tolist()  # Python floats: weakly typed
 
 
 _WOFZ_L, _WOFZ_C = _weideman_coefficients(32)
@@ -200,7 +200,7 @@ def _wofz_upper(z: Any) -> Any:
     p = jnp.zeros_like(big_z)
     for c in _WOFZ_C:
         p = p * big_z + c
-    return 2 * p / (denom * denom) + (1 / np.sqrt(np.pi)) / denom
+    return 2 * p / (denom * denom) + (1 / math.sqrt(math.pi)) / denom
 
 
 @custom_jvp
@@ -215,7 +215,7 @@ def _wofz(z: Any) -> Any:
 def _wofz_jvp(primals, tangents):
     (z,), (dz,) = primals, tangents
     w = _wofz(z)
-    return w, (-2 * z * w + 2j / np.sqrt(np.pi)) * dz
+    return w, (-2 * z * w + 2j / math.sqrt(math.pi)) * dz
 
 
 def wofz(z: Any) -> Any:

@@ -58,8 +58,9 @@ def _complex_loggamma(z: Any) -> Any:
     needs_reflection = jnp.real(z) < 0.5
     zz = jnp.where(needs_reflection, 1.0 - z, z) - 1.0
     coeffs = jnp.asarray(_LANCZOS_COEFFS, dtype=dt)
-    ks = jnp.arange(1, 9, dtype=dt)
-    ag = coeffs[0] + jnp.sum(coeffs[1:] / (jnp.expand_dims(zz, -1) + ks), axis=-1)
+    terms = (1,) * jnp.ndim(zz) + (8,)  # ranks equal: no rank promotion
+    ks = jnp.arange(1, 9, dtype=dt).reshape(terms)
+    ag = coeffs[0] + jnp.sum(coeffs[1:].reshape(terms) / (jnp.expand_dims(zz, -1) + ks), axis=-1)
     t = zz + _LANCZOS_G + 0.5
     half_log2pi = jnp.asarray(0.5 * np.log(2.0 * np.pi), dtype=dt)
     lanczos = half_log2pi + (zz + 0.5) * jnp.log(t) - t + jnp.log(ag)

@@ -54,3 +54,31 @@ def test_hyp2f1_of_bfloat16():
     out = special.hyp2f1(x, x, x + 1, x / 4)
     assert out.dtype == jnp.bfloat16
     np.testing.assert_array_equal(np.float32(out), [1.0234375, 1.5, 20.25])
+
+
+def test_erfcx_of_complex_values_is_the_faddeeva_function_of_i_x():
+    # JAX 0.10.2: erfcx(z) = wofz(i z); scipy's complex erfcx is the reference.
+    z = np.array([1 + 1j, 2 - 0.5j, -0.3 + 2j, 4j], np.complex64)
+    got = special.erfcx(z)
+    assert got.dtype == np.complex64
+    scipy_special = pytest.importorskip("scipy.special")
+    np.testing.assert_allclose(np.asarray(got), scipy_special.erfcx(z.astype(complex)), rtol=2e-6)
+
+
+@pytest.mark.parametrize(
+    "name, x",
+    [
+        ("wofz", np.array([1 + 1j, -2 - 0.5j, 3.0], np.complex64)),
+        ("erfcx", np.array([[1 + 1j], [2 - 0.5j]], np.complex64)),
+        ("gamma", np.array([[-0.5 + 0j, 0.5 + 1j], [-2.5 + 1e-12j, 0j]], np.complex64)),
+    ],
+)
+def test_complex_functions_need_no_implicit_promotion(name, x):
+    # JAX's complex wofz and gamma run under strict dtype and raising rank promotion.
+    want = getattr(special, name)(x)
+    strict = core.config.override("jax_numpy_dtype_promotion", "strict")
+    with strict, core.config.override("jax_numpy_rank_promotion", "raise"):
+        got = getattr(special, name)(x)
+        _, tangent = core.jvp(getattr(special, name), (x,), (np.ones_like(x),))
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    assert tangent.shape == x.shape
