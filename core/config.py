@@ -120,6 +120,8 @@ _DEFAULTS: dict[str, Any] = {
     # compile cache is $NUMBAX_CACHE_DIR's).
     "threefry_partitionable": True,
     "default_prng_impl": "threefry2x32",
+    # Added to every seed `random.key` and `random.PRNGKey` take (JAX's jax_random_seed_offset).
+    "random_seed_offset": 0,
     "platforms": None,
     "platform_name": "",
     "numpy_rank_promotion": "allow",
@@ -211,6 +213,7 @@ _TRACE_FLAGS = (
     "debug_infs",
     "high_dynamic_range_gumbel",
     "default_prng_impl",
+    "random_seed_offset",
     "check_static_indices",
     "default_matmul_precision",  # without effect on CPU, but JAX retraces on it
 )
@@ -241,6 +244,8 @@ def _validate(key: str, value: Any) -> None:
             number = "an integer" if kind is int else "a number"
             raise ValueError(f"{key} ({what}) must be {number} >= {low}, got {value!r}.")
     count_ok = type(value) is int and (value == -1 or value > 0)
+    if key == "random_seed_offset" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"random_seed_offset must be an int, got {value!r}.")
     if key in ("num_cpu_devices", "num_threads") and not count_ok:
         raise ValueError(f"{key} must be a positive int or -1, got {value!r}.")
     if key in _FROZEN and value not in _FROZEN_AT.get(key, ()):

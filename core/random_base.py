@@ -192,7 +192,8 @@ def _seed(ctor_name: str, seed: Any) -> Any:
         )
     if isinstance(seed, int):
         seed = Array(np.asarray(np.int64(seed), dtype=dtypes.canonicalize_dtype(np.int64)))
-    return seed
+    offset = config.random_seed_offset  # JAX's jax_random_seed_offset: added to every seed
+    return ew.add(seed, ew.full_like(seed, offset)) if offset else seed
 
 
 def _check_impl(impl: Any) -> str:
@@ -205,6 +206,11 @@ def _check_impl(impl: Any) -> str:
             prng.register_impl(impl)
         return impl.name
     name = prng.impl_of(impl).name if isinstance(impl, dtypes.KeyDType) else impl
+    if not isinstance(name, str):
+        raise RandomArgumentTypeError(
+            f"unrecognized type {type(impl)} for specifying PRNG implementation.\nGive an "
+            f"implementation's name ({', '.join(_IMPLS)}), a key dtype or a PRNGImpl."
+        )
     if name not in _IMPLS:
         names = ", ".join(f'"{n}"' for n in _IMPLS)
         raise RandomArgumentError(
@@ -390,6 +396,7 @@ def check_legacy_key(name: str, key: Any) -> None:
         return
     if typed(key):
         return
+    _check_data(name, ensure_array(key), _words(scope_impl()), None)  # JAX: invalid data first
     if level == "error":
         raise ValueError(_LEGACY_KEY)
     warnings.warn(_LEGACY_KEY, UserWarning, stacklevel=3)

@@ -461,7 +461,10 @@ def _key_aval(shape: tuple[int, ...], impl: PRNGImpl) -> ShapedArray:
 
 def _check_keys(name: str, aval: ShapedArray) -> PRNGImpl:
     if not is_key(aval):
-        raise PRNGKeyError(f"{name} takes a key array, got {aval.str_short(short_dtypes=True)}")
+        raise PRNGKeyError(  # JAX's words (random_unwrap's), then the fix
+            f"{name} takes key array operand, got {aval.str_short(short_dtypes=True)}\n"
+            "Give it typed keys: random.wrap_key_data(data)."
+        )
     return impl_of(aval.dtype)
 
 

@@ -594,6 +594,8 @@ def test_rbg_key_data_round_trip_and_errors():
         random.uniform(data, (2,))  # raw 4-word data is not a threefry key, as in JAX
     with pytest.raises(RandomArgumentError, match='unrecognized PRNG implementation "foo"'):
         random.key(0, impl="foo")
+    with pytest.raises(TypeError, match="^unrecognized type <class 'object'> for specifying PRNG"):
+        random.key(0, impl=object())  # JAX 0.10.2's TypeError
 
 
 # Complex normal draws: the bits of JAX 0.10.2's (re + 1j im) / sqrt(2) from split(key).
@@ -715,6 +717,27 @@ def test_legacy_prng_key_error(call, raises):
                 call()
         else:
             call()
+
+
+def test_legacy_prng_key_error_comes_after_the_key_data_check():
+    # JAX 0.10.2: invalid key data raises its TypeError before the legacy-key ValueError
+    invalid = pytest.raises(TypeError, match="^JAX encountered invalid PRNG key data")
+    with core.legacy_prng_key("error"), invalid:
+        random.uniform(jnp.zeros(1, jnp.float32))
+
+
+def test_random_seed_offset_is_added_to_every_seed():
+    # JAX 0.10.2 with jax_random_seed_offset=3: key(17) is key(20), eagerly, under jit and vmap
+    with core.config.override("jax_random_seed_offset", 3):
+        assert _np(random.PRNGKey(17)).tolist() == [0, 20]
+        assert _np(core.jit(random.PRNGKey)(17)).tolist() == [0, 20]
+        keys = core.vmap(random.key)(jnp.arange(2))
+        assert _np(random.key_data(keys)).tolist() == [[0, 3], [0, 4]]
+        text = str(core.make_jaxpr(random.key)(1))
+    assert "b:i32[] = add a 3:i32[]" in text and "random_seed[impl=fry] b" in text
+    assert _np(random.PRNGKey(17)).tolist() == [0, 17]
+    with pytest.raises(ValueError, match="random_seed_offset must be an int"):
+        core.config.update("jax_random_seed_offset", 1.5)
 
 
 def test_legacy_prng_key_warn_and_custom_prng():
