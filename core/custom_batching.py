@@ -20,7 +20,7 @@ from typing import Any
 
 from core import errors, ir, tree_util
 from core.array import Array
-from core.custom_derivatives import _bound_args, _eval_call, call_jvp
+from core.custom_derivatives import _eval_call, _resolve_args, call_jvp
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.lax.composites import map as _lax_map
@@ -61,8 +61,7 @@ class custom_vmap:  # noqa: N801  (JAX's name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = getattr(self.fun, "__name__", "<unnamed function>")
-        if kwargs:
-            args = _bound_args(self.fun, args, kwargs, "custom_vmap", name)
+        args = _resolve_args(self.fun, args, kwargs, (), "custom_vmap", name)
         if self.vmap_rule is None:
             raise errors.CustomVmapRuleMissingError(name)
         flat, in_tree = tree_util.tree_flatten(args)

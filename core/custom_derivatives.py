@@ -74,15 +74,26 @@ def _bound_args(fun: Callable, args: tuple, kwargs: dict, kind: str, name: str) 
     """`args` and `kwargs` bound to `fun`'s parameters as positional arguments, defaults
     filled; arguments that do not bind are JAX's TypeError naming the `kind` ("custom_jvp",
     "custom_vmap") function `name`."""
+    opaque = isinstance(fun, functools.partial)  # JAX's: a partial's signature is opaque
     try:
-        bound = inspect.signature(fun).bind(*args, **kwargs)
+        bound = inspect.signature(_opaque if opaque else fun).bind(*args, **kwargs)
+        bound.apply_defaults()
+        passed = [k for k in bound.kwargs if k in kwargs]  # keyword-only ones given
+        if passed:
+            raise TypeError(
+                "The following keyword arguments could not be resolved to positions: "
+                f"{', '.join(passed)}"
+            )
     except TypeError as e:
         raise TypeError(
             f"The input arguments to the {kind}-decorated function {name} could not be "
             f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
         ) from e
-    bound.apply_defaults()
     return bound.args
+
+
+def _opaque(*args: Any, **kwargs: Any) -> None:
+    """The signature JAX binds a `functools.partial`'s arguments to."""
 
 
 class _Split:

@@ -475,3 +475,32 @@ def test_custom_vjp_nondiff_tracers_are_jaxs_error():
         "Found a JAX Tracer object passed as an argument to a custom_vjp function in a "
         "position indicated by nondiff_argnums as non-differentiable."
     )
+
+
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp", "custom_vmap"])
+def test_keyword_only_arguments_are_jaxs_error(kind):
+    # JAX 0.10.2: keyword-only arguments given cannot be resolved to positions (defaulted
+    # ones are fine); custom_vmap resolves missing arguments as the others do
+    def f(x, y, *, z=None):
+        return x + y
+
+    if kind == "custom_vmap":
+        g = core.custom_batching.custom_vmap(f)
+        g.def_vmap(lambda size, batched, x, y: (x + y, batched[0]))
+    else:
+        g = getattr(core, kind)(f)
+        if kind == "custom_jvp":
+            g.defjvp(lambda p, t: (g(*p), t[0]))
+        else:
+            g.defvjp(lambda x, y: (g(x, y), None), lambda r, c: (c, c))
+    assert float(g(1.0, 2.0)) == 3.0
+    head = f"The input arguments to the {kind}-decorated function f could not be resolved to "
+    head += "positional-only arguments. Binding failed with the error:\n"
+    with pytest.raises(TypeError) as info:
+        g(1.0, 2.0, z=3.0)
+    assert str(info.value) == (
+        head + "The following keyword arguments could not be resolved to positions: z"
+    )
+    with pytest.raises(TypeError) as info:
+        g(1.0)
+    assert str(info.value) == head + "missing a required argument: 'y'"
