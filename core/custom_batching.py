@@ -8,24 +8,29 @@ jaxpr and the rule in its params (as JAX's `custom_vmap_p`):
   user's rule `rule(axis_size, in_batched, *args) -> (out, out_batched)` at the parent level;
   outputs it marks unbatched keep no batch axis. Values closed over by the function and batched
   by an enclosing `vmap` are invisible to the rule: the jaxpr is then batched as usual;
-* under `jvp` the jaxpr is differentiated (JAX differentiates it too; numbax's reverse mode
-  also goes through it, where JAX refuses `grad` of a `custom_vmap` function).
+* under `jvp` the call's jvp is a `custom_vmap` function again (JAX's `custom_vmap_jvp`):
+  the jvp of the jaxpr, whose rule is the jvp of the user's rule, run on the primals and
+  tangents batched alike and vmapped over the axes only one of them has, so `vmap(jvp(f))`
+  uses the rule. When a value the function closes over is differentiated, the jaxpr is (and
+  numbax's reverse mode also goes through it, where JAX refuses `grad` of such a function).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from typing import Any
 
-from core import errors, ir, tree_util
+from core import api, errors, ir, tree_util
+from core.ad_util import Zero, instantiate
 from core.array import Array
 from core.custom_derivatives import _eval_call, _resolve_args, call_jvp
-from core.interpreters import batching
-from core.interpreters.partial_eval import trace_to_jaxpr
+from core.interpreters import batching, finish
+from core.interpreters.partial_eval import JaxprTrace, trace_to_closed_jaxpr
 from core.lax.composites import map as _lax_map
 from core.primitive import Primitive
-from core.trace import get_aval, to_numpy
+from core.trace import current_trace, get_aval, set_current_trace, to_numpy
 
 __all__ = ["custom_vmap", "sequential_vmap"]
 
@@ -72,7 +77,7 @@ class custom_vmap:  # noqa: N801  (JAX's name)
             out_trees.append(tree)
             return leaves
 
-        jaxpr, consts = trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat])
+        jaxpr, consts = trace_to_closed_jaxpr(flat_fun, [get_aval(x) for x in flat])
         outs = custom_vmap_call_p.bind(
             *consts,
             *flat,
@@ -119,8 +124,72 @@ def _batch(args, dims, *, call_jaxpr, rule, num_consts, in_tree, out_tree, axis_
     return flat_out, [0 if b else None for b in flat_batched]
 
 
-def _jvp_rule(primals, tangents, *, call_jaxpr, **params):
-    return call_jvp(call_jaxpr, primals, tangents)
+def _jvp_rule(primals, tangents, *, call_jaxpr, rule, num_consts, in_tree, out_tree):
+    cur = current_trace()
+    linearizing = isinstance(cur, JaxprTrace) and not cur.stage_all  # (grad): no rule needed
+    if linearizing or any(type(t) is not Zero for t in tangents[:num_consts]):
+        return call_jvp(call_jaxpr, primals, tangents)  # the function itself differentiated
+    consts, const_ts = list(primals[:num_consts]), list(tangents[:num_consts])
+
+    def fun_jvp(ps: tuple, ts: tuple) -> tuple:
+        outs, t_outs = call_jvp(
+            call_jaxpr,
+            consts + tree_util.tree_leaves(ps),
+            const_ts + tree_util.tree_leaves(ts),
+        )
+        t_outs = [instantiate(t) for t in t_outs]
+        return tree_util.tree_unflatten(out_tree, outs), tree_util.tree_unflatten(out_tree, t_outs)
+
+    f = custom_vmap(fun_jvp)
+    f.def_vmap(functools.partial(_jvp_of_rule, rule))
+    ps = tree_util.tree_unflatten(in_tree, primals[num_consts:])
+    ts = tree_util.tree_unflatten(in_tree, [instantiate(t) for t in tangents[num_consts:]])
+    out_ps, out_ts = f(ps, ts)
+    return tree_util.tree_leaves(out_ps), tree_util.tree_leaves(out_ts)
+
+
+def _jvp_of_rule(rule: Callable, axis_size: int, in_batched: list, ps: tuple, ts: tuple):
+    """JAX's rule of a `custom_vmap` function's jvp: the jvp of `rule` on the arguments whose
+    primal and tangent are both batched, vmapped over the axes only one of the two has."""
+    ps_b, ts_b = in_batched
+    both = tree_util.tree_map(operator.and_, ps_b, ts_b)
+    extra_ps = tree_util.tree_map(lambda p, t: 0 if p and not t else None, ps_b, ts_b)
+    extra_ts = tree_util.tree_map(lambda p, t: 0 if t and not p else None, ps_b, ts_b)
+    out_batched: list = []
+
+    def rule_out(*args: Any) -> Any:
+        out, batched = rule(axis_size, list(both), *args)
+        out_batched.append(batched)
+        return out
+
+    # vmapped over the extra axes, each output keeping one only if it depends on them (JAX's
+    # `vmap_unrestricted`)
+    leaves, tree = tree_util.tree_flatten((ps, ts))
+    dims = tree_util.tree_leaves((extra_ps, extra_ts), is_leaf=_none)
+    trace = batching.BatchTrace(current_trace(), axis_size)
+    with set_current_trace(trace):
+        boxed = [
+            x if d is None else batching.BatchTracer(trace, x, d) for x, d in zip(leaves, dims)
+        ]
+        out = api.jvp(rule_out, *tree_util.tree_unflatten(tree, boxed))
+    out_leaves, out_tree = tree_util.tree_flatten(out)
+    extra = []
+    with set_current_trace(trace.parent):
+        for k, o in enumerate(out_leaves):
+            val, dim = trace.to_val_dim(o)
+            out_leaves[k] = batching.moveaxis(val, dim, 0, axis_size) if dim is not None else val
+            extra.append(dim is not None)
+    finish(trace)
+    out_ps, out_ts = tree_util.tree_unflatten(out_tree, out_leaves)
+    extra_ps_out, extra_ts_out = tree_util.tree_unflatten(out_tree, extra)
+    return (out_ps, out_ts), (
+        tree_util.tree_map(operator.or_, out_batched[0], extra_ps_out),
+        tree_util.tree_map(operator.or_, out_batched[0], extra_ts_out),
+    )
+
+
+def _none(x: Any) -> bool:
+    return x is None
 
 
 custom_vmap_call_p = Primitive("custom_vmap_call", multiple_results=True, higher_order=True)

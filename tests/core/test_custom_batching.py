@@ -119,3 +119,72 @@ def test_jit_compiles_the_function_and_vmap_of_jit_keeps_the_rule():
 
     np.testing.assert_allclose(jax.jit(f)(jnp.ones(3)), [1.6829419] * 3, rtol=1e-6)
     np.testing.assert_array_equal(jax.vmap(jax.jit(f))(jnp.ones(3)), [3.0, 3.0, 3.0])
+
+
+def _sin_with_cos_rule(seen=None):
+    """`sin`, whose (deliberately different) vmap rule is `cos`, logging `in_batched`."""
+
+    @custom_vmap
+    def f(x):
+        return jnp.sin(x)
+
+    @f.def_vmap
+    def rule(axis_size, in_batched, xs):
+        if seen is not None:
+            seen.append((axis_size, in_batched))
+        return jnp.cos(xs), in_batched[0]
+
+    return f
+
+
+_X3 = jnp.arange(3.0)
+
+JVP_OF_RULE = {  # case: (run(f), want, rule calls), JAX 0.10.2: the jvp keeps the rule
+    "vmap_of_jvp": (
+        lambda f: jax.vmap(lambda x, t: jax.jvp(f, [x], [t]))(_X3, 2 * _X3),
+        (np.cos(_X3), -np.sin(_X3) * 2 * _X3),
+        [(3, [True])],
+    ),
+    "jvp_of_vmap": (
+        lambda f: jax.jvp(jax.vmap(f), [_X3], [2 * _X3]),
+        (np.cos(_X3), -np.sin(_X3) * 2 * _X3),
+        [(3, [True])],
+    ),
+    "extra_batched_tangents": (
+        lambda f: jax.vmap(
+            lambda x, t: jax.jvp(f, [x], [t]), in_axes=(None, 0), out_axes=(None, 0)
+        )(jnp.float32(1.0), 2.0 + _X3),
+        (np.cos(np.float32(1.0)), -np.sin(np.float32(1.0)) * (2.0 + _X3)),
+        [(3, [False])],
+    ),
+    "extra_batched_primals": (
+        lambda f: jax.vmap(lambda x, t: jax.jvp(f, [x], [t]), in_axes=(0, None))(_X3, 2.0),
+        (np.cos(_X3), -np.sin(_X3) * 2.0),
+        [(3, [False])],
+    ),
+    "jacfwd": (lambda f: jax.jacfwd(f)(_X3 + 0.72), -np.diag(np.sin(_X3 + 0.72)), [(3, [False])]),
+    # numbax's reverse mode differentiates the function (JAX refuses grad of custom_vmap)
+    "grad": (lambda f: jax.grad(f)(0.5), np.cos(0.5), []),
+}
+
+
+@pytest.mark.parametrize("case", JVP_OF_RULE)
+def test_jvp_of_a_custom_vmap_function_keeps_its_rule(case):
+    run, want, want_seen = JVP_OF_RULE[case]
+    seen = []
+    got = run(_sin_with_cos_rule(seen))
+    jax.tree.map(lambda g, w: np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6), got, want)
+    assert seen == want_seen
+
+
+def test_a_closed_over_array_is_an_input_of_the_call():
+    # JAX 0.10.2: z + sin(x) outside vmap, the rule's z + cos(xs) under it
+    z = jnp.array([2.0, 1.0, 3.0])
+
+    @custom_vmap
+    def f(x):
+        return z + jnp.sin(x)
+
+    f.def_vmap(lambda size, batched, xs: (z + jnp.cos(xs), batched[0]))
+    np.testing.assert_allclose(f(jnp.float32(1.0)), z + np.sin(np.float32(1.0)), rtol=1e-6)
+    np.testing.assert_allclose(jax.vmap(f)(_X3), z + np.cos(_X3), rtol=1e-6)
