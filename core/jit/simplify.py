@@ -301,11 +301,15 @@ def _by_reciprocal(e: Eqn, inner: list, producer: dict) -> tuple | None:
     return folded[0], np.multiply(folded[1].astype(dtype), c)
 
 
-def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder):
+def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder, from_literals: set):
     """The replacement of `e`'s result (see `_ALGEBRAIC`), its equations given to `f`; None
-    if no rule applies."""
+    if no rule applies, or if `e` reads only literals and values computed from literals alone
+    (`from_literals`): XLA folds those before its simplifier rewrites them, so `jnp.sqrt(0.5) / c`
+    stays a division (Flax's truncated normal initializers' scale)."""
     if len(e.outputs) != 1 or e.outputs[0].aval.dtype.kind != "f":
         return None
+    if all(isinstance(x, Literal) or x in from_literals for x in e.inputs):
+        return None  # XLA folds it first: `jit(lambda: log(exp(c)))()` is inf for c = 100.
     inner = [producer.get(x) if isinstance(x, Var) else None for x in e.inputs]
     names = [q.prim.name if q is not None else None for q in inner]
     if e.prim.name == "div" and names == ["exp", "exp"]:  # exp(A)/exp(B) => exp(A-B)
@@ -342,17 +346,23 @@ def algebraic(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     producer: dict[Var, Eqn] = {}
     rename: dict = {}
     out: list[Eqn] = []
+    from_literals: set[Var] = set()
     for e in eqns:
         ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
         if ins != e.inputs:
             e = Eqn(e.prim, ins, e.params, e.outputs, e.source_info)
         new: list[Eqn] = []
-        result = _algebraic_rewrite(e, producer, _Builder(new, e.source_info))
+        result = _algebraic_rewrite(e, producer, _Builder(new, e.source_info), from_literals)
         want = e.outputs[0].aval if len(e.outputs) == 1 else None
         if result is None or (result.aval.shape, result.aval.dtype) != (want.shape, want.dtype):
             new, result = [e], None  # no rule, or a broadcasting operand: left as it is
         out += new
         producer.update((v, n) for n in new for v in n.outputs)
+        for n in new:
+            if not ir.eqn_has_effects(n) and all(
+                isinstance(x, Literal) or x in from_literals for x in n.inputs
+            ):
+                from_literals.update(n.outputs)
         if result is not None:
             rename[e.outputs[0]] = result
     return out, [rename.get(v, v) if isinstance(v, Var) else v for v in outvars]

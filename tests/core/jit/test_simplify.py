@@ -89,6 +89,22 @@ def test_jit_simplifies_as_xla(name, want):
     np.testing.assert_array_equal(np.asarray(got), np.float32(want))
 
 
+# Closed-over scalars are literals: XLA folds what is computed from them alone before its
+# simplifier runs, so JAX 0.10.2's jit gives the op-by-op value (recorded)
+_C100, _HALF, _SEVEN = np.float32(100.0), np.float32(0.5), np.float32(7.0)
+FROM_LITERALS = [
+    (lambda: jnp.log(jnp.exp(_C100)), np.inf),
+    (lambda: jnp.sqrt(_HALF) / np.float32(0.87962566103423978), 0.8038723468780518),
+    (lambda: (jnp.sqrt(_SEVEN) / 7.0) * 3.0, 1.133893370628357),
+    (lambda: _HALF / jnp.exp(_SEVEN), 0.00045594098628498614),
+]
+
+
+@pytest.mark.parametrize("f, want", FROM_LITERALS)
+def test_values_of_literals_alone_are_not_simplified(f, want):
+    np.testing.assert_array_equal(np.asarray(core.jit(f)()), np.float32(want))
+
+
 def test_eager_is_not_simplified_and_the_inner_value_stays_usable():
     # JAX's eager log(exp(100.)) is inf; an inner value used elsewhere keeps its own value
     assert np.isinf(jnp.log(jnp.exp(np.float32(100.0))))
