@@ -25,7 +25,7 @@ from typing import Any
 from core import api, errors, ir, tree_util
 from core.ad_util import Zero, instantiate
 from core.array import Array
-from core.custom_derivatives import _eval_call, _resolve_args, call_jvp
+from core.custom_derivatives import _eval_call, _forward_def, _resolve_args, call_jvp
 from core.interpreters import batching, finish
 from core.interpreters.partial_eval import JaxprTrace, trace_to_closed_jaxpr
 from core.lax.composites import map as _lax_map
@@ -51,6 +51,8 @@ class custom_vmap:  # noqa: N801  (JAX's name)
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.vmap_rule: Callable[..., tuple[Any, Any]] | None = None
+
+    __getattr__ = _forward_def  # `f.defjvp` of a custom_vmap wrapping a custom_jvp (JAX's)
 
     def def_vmap(self, vmap_rule: Callable[..., tuple[Any, Any]]) -> Callable[..., tuple[Any, Any]]:
         """Sets the vmap rule.

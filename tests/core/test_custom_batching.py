@@ -188,3 +188,16 @@ def test_a_closed_over_array_is_an_input_of_the_call():
     f.def_vmap(lambda size, batched, xs: (z + jnp.cos(xs), batched[0]))
     np.testing.assert_allclose(f(jnp.float32(1.0)), z + np.sin(np.float32(1.0)), rtol=1e-6)
     np.testing.assert_allclose(jax.vmap(f)(_X3), z + np.cos(_X3), rtol=1e-6)
+
+
+def test_def_methods_are_forwarded_to_the_wrapped_function():
+    # JAX 0.10.2: custom_vmap(custom_jvp(f)).defjvp and custom_jvp(custom_vmap(f)).def_vmap
+    f = custom_vmap(jax.custom_jvp(lambda x: 2.0 * x))
+    f.def_vmap(lambda size, batched, xs: (3.0 * xs, batched[0]))
+    f.defjvp(lambda p, t: (2.0 * p[0], 5.0 * t[0]))
+    assert float(jax.jvp(f, (1.0,), (1.0,))[1]) == 5.0
+    np.testing.assert_array_equal(jax.vmap(f)(jnp.ones(2)), [3.0, 3.0])
+    g = jax.custom_jvp(custom_vmap(lambda x: x + 1.0))
+    assert callable(g.def_vmap) and callable(g.defjvp)
+    with pytest.raises(AttributeError):
+        f.nonexistent  # noqa: B018
