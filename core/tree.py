@@ -51,6 +51,5 @@ def static(**kwargs: _Any) -> _Any:
     Returns:
       The field.
     """
-    metadata = dict(kwargs.pop("metadata", None) or {})
-    metadata["static"] = True
+    metadata = {"static": True, **(kwargs.pop("metadata", None) or {})}  # JAX's: it may say no
     return _dataclasses.field(metadata=metadata, **kwargs)

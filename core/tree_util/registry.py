@@ -290,7 +290,12 @@ def register_dataclass(
     Returns:
       ``nodetype`` unchanged, so this works as a decorator.
     """
-    if data_fields is None and meta_fields is None:
+    if (data_fields is None) != (meta_fields is None):
+        raise TypeError(  # JAX's words
+            "register_dataclass: data_fields and meta_fields must both be specified when "
+            f"either is specified. Got data_fields={data_fields!r} meta_fields={meta_fields!r}."
+        )
+    if data_fields is None or meta_fields is None:
         if not is_dataclass(nodetype):
             raise TypeError(
                 "register_dataclass: data_fields and meta_fields are required when nodetype "
@@ -301,22 +306,26 @@ def register_dataclass(
             if not f.init:
                 continue
             (meta_fields if f.metadata.get("static", False) else data_fields).append(f.name)
-    elif data_fields is None or meta_fields is None:
-        raise TypeError(
-            "register_dataclass: pass both data_fields and meta_fields, or neither (to infer "
-            f"them from the dataclass fields). Got data_fields={data_fields!r}, "
-            f"meta_fields={meta_fields!r}."
-        )
     data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
     if is_dataclass(nodetype):
-        init_fields = {f.name for f in fields(nodetype) if f.init}
-        missing = init_fields - set(data_fields) - set(meta_fields) - set(drop_fields)
-        if missing:
-            raise ValueError(
+        init_fields = {f.name for f in fields(nodetype) if f.init} - set(drop_fields)
+        given = {*data_fields, *meta_fields}
+        if given != init_fields:  # JAX's words
+            msg = (
                 "data_fields and meta_fields must include all dataclass fields with "
-                f"``init=True`` and only them. Missing fields: {missing}. Add them to "
-                "drop_fields to suppress this error."
+                "``init=True`` and only them."
             )
+            if missing := init_fields - given:
+                msg += (
+                    f" Missing fields: {missing}. Add them to drop_fields to suppress this error."
+                )
+            if unexpected := given - init_fields:
+                msg += f" Unexpected fields: {unexpected}."
+            raise ValueError(msg)
+    if overlap := set(data_fields) & set(meta_fields):
+        raise ValueError(  # JAX's words
+            f"data_fields and meta_fields must not overlap. Overlapping fields: {overlap}."
+        )
     if nodetype in _registry:
         raise PyTreeRegistrationError(
             f"Duplicate custom dataclass PyTreeDef type registration for {nodetype}."

@@ -560,6 +560,40 @@ def test_registration_errors():
         tu.register_dataclass(Foo, ["a"], ["b"])
 
 
+@dataclasses.dataclass
+class _XY:
+    x: int
+    y: float
+
+
+DATACLASS_ERRORS = [  # (fields, JAX 0.10.2's class and message)
+    (
+        dict(data_fields=["x"]),
+        TypeError,
+        "register_dataclass: data_fields and meta_fields must both be specified when either "
+        "is specified. Got data_fields=['x'] meta_fields=None.",
+    ),
+    (
+        dict(data_fields=["x"], meta_fields=["y", "z"]),
+        ValueError,
+        "data_fields and meta_fields must include all dataclass fields with ``init=True`` and "
+        "only them. Unexpected fields: {'z'}.",
+    ),
+    (
+        dict(data_fields=["x", "y"], meta_fields=["x"]),
+        ValueError,
+        "data_fields and meta_fields must not overlap. Overlapping fields: {'x'}.",
+    ),
+]
+
+
+@pytest.mark.parametrize("kwargs, err, msg", DATACLASS_ERRORS)
+def test_register_dataclass_field_errors_are_jaxs(kwargs, err, msg):
+    with pytest.raises(err) as info:
+        tu.register_dataclass(_XY, **kwargs)
+    assert str(info.value) == msg
+
+
 def test_registration_clears_leaf_cache():
     class Late:
         def __init__(self, v):
@@ -729,6 +763,9 @@ def test_tree_static_field():
     assert leaves == [1.0]
     assert jtree.unflatten(treedef, [2.0]) == Op(2.0, "add")
     assert dataclasses.fields(Op)[1].metadata["static"] is True
+    # JAX 0.10.2: the given metadata is merged over {"static": True}
+    assert jtree.static(metadata={"static": False}).metadata == {"static": False}
+    assert jtree.static(metadata={"k": 1}).metadata == {"static": True, "k": 1}
 
 
 def test_default_registry_is_jaxs_registry_interface():
