@@ -245,6 +245,9 @@ def _view(self, dtype=None, type=None):  # noqa: A002  (numpy's name)
     if dtype is None:
         return self
     dtype = dtypes.canonicalize_dtype(np.dtype(dtype))
+    bits_in, bits_out = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(dtype)
+    if 4 in (bits_in, bits_out) and bits_in != bits_out and self.ndim:
+        return _view_nibbles(self, dtype, bits_in == 4)
     n_in, n_out = self.dtype.itemsize, dtype.itemsize
     if self.ndim == 0:
         if n_in != n_out:
@@ -272,6 +275,32 @@ def _view(self, dtype=None, type=None):  # noqa: A002  (numpy's name)
         return bitcast_convert_type(out, dtype)
     out = bitcast_convert_type(self, dtype)
     return out.reshape(*self.shape[:-1], self.shape[-1] * n_in // n_out)
+
+
+def _view_nibbles(x, dtype, packing):
+    """`view` to or from a 4-bit dtype, as JAX's: two 4-bit values per byte, the first in the
+    low half."""
+    u8 = np.dtype(np.uint8)
+    if packing:  # 4-bit values to bytes, then to `dtype`
+        if x.shape[-1] % 2:
+            raise ValueError(
+                "When changing to a larger dtype, its size must be a divisor of the total size "
+                "in bytes of the last axis of the array."
+            )
+        nibbles = ufuncs.bitwise_and(x.astype(u8), np.uint8(15))
+        pairs = nibbles.reshape(*x.shape[:-1], x.shape[-1] // 2, 2)
+        packed = ufuncs.bitwise_or(pairs[..., 0], ufuncs.left_shift(pairs[..., 1], np.uint8(4)))
+        return _view(packed, dtype)
+    b = _view(x, u8)
+    halves = shapes.stack(
+        [ufuncs.bitwise_and(b, np.uint8(15)), ufuncs.right_shift(b, np.uint8(4))], -1
+    )
+    nibbles = halves.reshape(*b.shape[:-1], 2 * b.shape[-1])
+    if dtypes.kind(dtype) == "i":  # sign-extend the 4-bit two's complement
+        nibbles = ufuncs.subtract(
+            ufuncs.bitwise_xor(nibbles.astype(np.int8), np.int8(8)), np.int8(8)
+        )
+    return nibbles.astype(dtype)
 
 
 def _byteswap(self):

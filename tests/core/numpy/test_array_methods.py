@@ -108,3 +108,24 @@ def test_astype_copy_of_the_same_dtype(copy_):
     x = jnp.arange(3, dtype="int32")
     for y in (x.astype("int32", copy=copy_), jnp.astype(x, "int32", copy=copy_)):
         assert (y.unsafe_buffer_pointer() != x.unsafe_buffer_pointer()) == copy_
+
+
+INT4S = [0, 1, -1, 7, -8, 3, 2, 5] * 4
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's answers: two 4-bit values a byte, the first low
+    "x, dtype, shape, head",
+    [
+        (jnp.array(INT4S, jnp.int4), jnp.int8, (16,), [16, 127, 56, 82]),
+        (jnp.array(INT4S, jnp.int4), jnp.int16, (8,), [32528, 21048, 32528, 21048]),
+        (jnp.array(INT4S, jnp.int4), jnp.int32, (4,), [1379434256] * 4),
+        (jnp.array(INT4S, jnp.int4), jnp.bool_, (16,), [True, True, True, True]),
+        (jnp.array([True, False, True, True] * 4), jnp.uint4, (32,), [1, 0, 0, 0]),
+        (jnp.array([16, 127, -8], jnp.int8), jnp.int4, (6,), [0, 1, -1, 7]),
+    ],
+)
+def test_view_to_and_from_4_bit_dtypes(x, dtype, shape, head):
+    for view in (lambda a: a.view(dtype), core.jit(lambda a: a.view(dtype))):
+        got = view(x)
+        assert got.shape == shape and got.dtype == dtype
+        np.testing.assert_array_equal(np.asarray(got[:4]), head)

@@ -183,3 +183,11 @@ def test_polyder_of_a_negative_order_has_jaxs_first_line():
     with pytest.raises(ValueError) as info:
         jnp.polyder(jnp.array([1.0, 2.0]), m=-1)
     assert str(info.value).splitlines()[0] == "Order of derivative must be positive"
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # (inf - inf, numpy's warning)
+def test_polydiv_keeps_nan_remainders_when_trimming():
+    # JAX's trim counts |r| < tol as zero, so NaN entries stay (answers from JAX 0.10.2)
+    q, r = jnp.polydiv(jnp.array([1.0, 2, 3, 4]), jnp.array([0.0, 2, 1]), trim_leading_zeros=True)
+    np.testing.assert_array_equal(q, [np.inf, -np.inf])
+    np.testing.assert_array_equal(r, [np.nan, np.nan, np.nan, np.inf])
