@@ -88,13 +88,14 @@ def reciprocal(x: Any) -> Any:
 def dot(
     lhs: Any,
     rhs: Any,
-    precision: Any = None,
-    preferred_element_type: Any = None,
     *,
     dimension_numbers: Any = None,
+    precision: Any = None,
+    preferred_element_type: Any = None,
 ) -> Any:
     """`lax.dot`: vector/matrix products (contracts lhs's last axis with rhs's first), or
-    `dot_general` with `dimension_numbers`.
+    `dot_general` with `dimension_numbers`. As in JAX 0.10, all but the operands are
+    keyword-only (a positional `precision` is Python's TypeError).
 
     Args:
       lhs, rhs: the operands.

@@ -19,7 +19,7 @@ from core import dtypes
 from core.ad_util import Zero, add_any
 from core.array import placement
 from core.avals import ShapedArray
-from core.errors import ShapeError, TypePromotionError
+from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.transpose import check_one_linear, is_undefined
 from core.primitive import ANY, Primitive, jax_params
@@ -189,10 +189,11 @@ def dot_general(
     """General tensor contraction, like `lax.dot_general` (`precision` is checked as JAX
     checks it, `core/prims/options.py`, and has no effect on the CPU).
 
-    Operands of different dtypes are first promoted to a common one (as JAX does). Two small
-    floats without a promotion path (float8 e4m3 and e5m2, fp8 training's pair) are multiplied
-    exactly in float32, as XLA does on the CPU, into `preferred_element_type` or else XLA's
-    "higher precision" of the two (the one with the larger exponent range, then mantissa).
+    Operands of different dtypes give JAX's result dtype, XLA's "higher precision" of the two
+    (`_higher_precision`; not numpy's promotion: uint8 with int8 is int8, int16 with uint32
+    is uint32), and both are converted to it (or to `preferred_element_type`) first, as XLA
+    on the CPU does. Two different float8 dtypes (fp8 training's e4m3/e5m2 pair) are
+    multiplied exactly in float32 instead.
     """
     if precision is not None:
         canonicalize_precision(precision)
@@ -206,15 +207,15 @@ def dot_general(
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
     if lhs_dt != rhs_dt:
-        try:
-            common = dtypes.promote_types(lhs_dt, rhs_dt)
-        except TypePromotionError:
-            out_dt = pet if pet is not None else _higher_precision(lhs_dt, rhs_dt)
+        out_dt = _higher_precision(lhs_dt, rhs_dt)
+        if all(dtypes.kind(d) == "f" and d.itemsize == 1 for d in (lhs_dt, rhs_dt)):
             f32 = np.dtype(np.float32)
             lhs, rhs = convert_element_type(lhs, f32), convert_element_type(rhs, f32)
             out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=None)
-            return convert_element_type(out, out_dt)
-        lhs, rhs = convert_element_type(lhs, common), convert_element_type(rhs, common)
+            return convert_element_type(out, pet if pet is not None else out_dt)
+        # XLA on the CPU converts both operands to the result's dtype
+        target = pet if pet is not None else out_dt
+        lhs, rhs = convert_element_type(lhs, target), convert_element_type(rhs, target)
     return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=pet)
 
 
@@ -253,6 +254,19 @@ def _check_dimension_numbers(lhs_ndim: int, rhs_ndim: int, dimension_numbers: An
 
 
 def _higher_precision(a: np.dtype, b: np.dtype) -> np.dtype:
-    # XLA's HigherPrecisionType between two floats (JAX's dot_general dtype rule).
-    fa, fb = dtypes.finfo(a), dtypes.finfo(b)
-    return a if (fa.maxexp, fa.nmant, fa.bits) >= (fb.maxexp, fb.nmant, fb.bits) else b
+    """JAX's dot_general dtype rule for operands of two dtypes (XLA's HigherPrecisionType):
+    complex first, then the larger exponent range, mantissa, bit width, signed over unsigned."""
+
+    def rank(dt: np.dtype) -> tuple:
+        kind = dtypes.kind(dt)
+        real = np.dtype(dt.char.lower()) if kind == "c" else dt  # complex64 -> float32
+        if kind in "fc":
+            info = dtypes.finfo(real)
+            return (kind == "c", info.maxexp, info.nmant, info.bits, True)
+        bits = 1 if kind == "b" else dtypes.iinfo(dt).bits
+        return (False, -1, -1, bits, kind != "u")
+
+    ra, rb = rank(a), rank(b)
+    if ra == rb:
+        raise TypeError(f"lax.dot_general argument type error: {a}, {b}")
+    return a if ra > rb else b

@@ -225,6 +225,12 @@ def test_keyword_values_match_jax(name, fn, want, dtype):
             "subset_by_index not implemented for CPU",
         ),
         (lambda: lax.dot(np.ones((2, 3)), np.ones(4)), ValueError, "dimension_numbers must be"),
+        # JAX 0.10.2: precision is keyword-only (JAX's lax_test)
+        (
+            lambda: lax.dot(np.ones(2), np.ones(2), lax.Precision.DEFAULT),
+            TypeError,
+            r"dot\(\) takes 2 positional arguments but 3 were given",
+        ),
         (
             lambda: lax.cond(True, lambda x: x, lambda x: x, 1.0, operand=2.0),
             TypeError,
