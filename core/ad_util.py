@@ -59,8 +59,9 @@ def register_ops(**fns: Callable) -> None:
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
     """An array of zeros of `aval`'s shape, dtype and weak type (and vma: `varying_like`); of
-    a key aval, a numpy float0 array of its shape (keys' tangents are float0, as JAX's)."""
-    if type(aval.dtype) is dtypes.KeyDType:
+    a key (or float0) aval, a numpy float0 array of its shape (keys' tangents are float0, as
+    JAX's)."""
+    if type(aval.dtype) is dtypes.KeyDType or aval.dtype == dtypes.float0:
         return np.zeros(aval.shape, dtypes.float0)
     return varying_like(ops.full(aval.shape, 0, aval.dtype, aval.weak_type), aval)
 

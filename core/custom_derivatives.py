@@ -215,7 +215,14 @@ class SymbolicZero:
     @classmethod
     def from_primal_value(cls, val: Any) -> SymbolicZero:
         """The symbolic zero tangent of the primal value `val`."""
-        return cls(tangent_aval(get_aval(val)))
+        return cls(_float0_of_keys(tangent_aval(get_aval(val))))
+
+
+def _float0_of_keys(aval: ShapedArray) -> ShapedArray:
+    """A tangent's aval, a key's float0 (JAX's tangent type of keys)."""
+    if type(aval.dtype) is dtypes.KeyDType:
+        return ShapedArray(aval.shape, dtypes.float0)
+    return aval
 
 
 def _nondiff_positions(
@@ -530,7 +537,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
 
         def bwd_flat(res, cts):
             zero = SymbolicZero if self.symbolic_zeros else zeros_like_aval
-            cts = [zero(c.aval) if type(c) is Zero else c for c in cts]
+            cts = [zero(_float0_of_keys(c.aval)) if type(c) is Zero else c for c in cts]
             ct_tree = tree_util.tree_unflatten(split.out_tree, cts)
             tree, refs, n = res_tree
             residuals = tree_util.tree_unflatten(tree, _with_refs(res, refs, n))

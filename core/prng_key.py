@@ -149,6 +149,9 @@ class PRNGKeyArray:
             index = (*index, slice(None))
         return PRNGKeyArray(self._base[index], self.impl)
 
+    def copy_to_host_async(self) -> None:
+        """No-op, as `Array.copy_to_host_async` (the data already lives in host memory)."""
+
     def reshape(self, *shape: Any, order: str = "C") -> PRNGKeyArray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])

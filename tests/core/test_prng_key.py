@@ -322,3 +322,17 @@ def test_key_tangents_are_float0_in_custom_rules_and_vjp():
     assert seen == [dtypes.float0, dtypes.float0]
     out, _ = core.vjp(lambda s: random.key(s), 1)
     assert _data(out) == [0, 1]
+
+
+def test_key_cotangents_are_float0_symbolic_zeros():
+    # JAX 0.10.2: with symbolic_zeros=True, a bwd rule gets a float0 SymbolicZero for a key
+    seen = []
+    g = core.custom_vjp(lambda x, state: state)
+    fwd = lambda x, state: (tree_util.tree_map(lambda p: p.value, state), None)  # noqa: E731
+    g.defvjp(fwd, lambda _, ct: (seen.append(ct[1]) or ct[0], ct), symbolic_zeros=True)
+    assert float(core.grad(lambda t: g(t, (8.0, random.key(123)))[0])(3.0)) == 1.0
+    assert isinstance(seen[0], core.custom_derivatives.SymbolicZero)
+    assert seen[0].dtype == dtypes.float0 and seen[0].shape == ()
+    zero = core.custom_derivatives.SymbolicZero.from_primal_value(random.key(1))
+    assert zero.dtype == dtypes.float0 and zero.instantiate().dtype == dtypes.float0
+    random.key(1).copy_to_host_async()  # JAX's Array method, a no-op here
