@@ -36,22 +36,30 @@ from nn.variables import Variable
 
 
 def _external_modules(module: Module) -> list[Module]:
-    """Modules in ``module``'s fields bound outside its scope (they bring their own scopes)."""
+    """Modules bound outside ``module``'s scope held in its fields, or in their fields (they
+    bring their own scopes), innermost first (as Flax's ``get_module_scopes``): a module's
+    rebuilt copy is made after those it holds."""
     own = module.scope
     found: dict[int, Module] = {}
+    seen: set[int] = set()
 
     def visit(_: str, m: Module) -> Module:
-        s = m.scope
-        if s is None:
+        if m._id in seen:
             return m
-        inside = own is not None and s.root is own.root and s.path[: len(own.path)] == own.path
-        if not inside:
-            found.setdefault(m._id, m)
+        seen.add(m._id)
+        visit_fields(m)
+        s = m.scope
+        inside = own is not None and s is not None and s.root is own.root
+        if s is not None and not (inside and s.path[: len(own.path)] == own.path):
+            found[m._id] = m
         return m
 
-    for f in dataclasses.fields(module):
-        if f.init and f.name not in ("parent", "name"):
-            module_lib._map_over_modules(visit, getattr(module, f.name))
+    def visit_fields(holder: Module) -> None:
+        for f in dataclasses.fields(holder):
+            if f.init and f.name not in ("parent", "name"):
+                module_lib._map_over_modules(visit, getattr(holder, f.name))
+
+    visit_fields(module)
     return list(found.values())
 
 
@@ -160,21 +168,20 @@ def _bind_clone(
 ) -> Module:
     """A copy of ``module`` (as class ``cls``) bound to ``scopes[0]``.
 
-    Field submodules bound outside the module (see :func:`_external_modules`) are bound to
-    the matching ``scopes[1:]`` (or are the module already rebuilt in ``cache``, passed as an
-    argument too); the others are cloned unbound and adopted again, so they land at the same
-    names under the new scope.
+    Submodules bound outside the module, in its fields or theirs (see
+    :func:`_external_modules`), are bound to the matching ``scopes[1:]`` (or are the module
+    already rebuilt in ``cache``, passed as an argument too); the others are cloned unbound
+    and adopted again, so they land at the same names under the new scope.
     """
     own = int(module.scope is not None)  # an unbound module's clone stays unbound
-    external = {m._id: s for m, s in zip(_external_modules(module), scopes[own:])}
     cache = {} if cache is None else cache
+    for m, scope in zip(_external_modules(module), scopes[own:]):
+        if m._id not in cache:  # innermost first: it holds the copies made before it
+            cache[m._id] = m.clone(parent=scope, _deep_clone=cache)
 
     def clone_fn(_: str, m: Module) -> Module:
         if m._id not in cache:
-            if m._id in external:
-                cache[m._id] = m.clone(parent=external[m._id], _deep_clone=True)
-            else:
-                cache[m._id] = m.clone(_deep_clone=cache)
+            cache[m._id] = m.clone(_deep_clone=cache)
         return cache[m._id]
 
     attrs = {

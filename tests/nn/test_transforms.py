@@ -971,3 +971,37 @@ def test_jit_traces_modules_alike_but_for_their_names_once():
         counts = updates["counts"]
         assert len(traces) == 2
         assert [int(c) for c in tree_util.tree_leaves(counts)] == [n] * 3
+
+
+def test_vmap_lifts_modules_bound_elsewhere_inside_field_modules():
+    """`C(B(A()))` with ``A`` and ``B`` defined in the parent: the vmapped ``C`` lifts ``A``'s
+    scope through ``B``'s field, so its parameters stay at ``A_0`` with the mapped axis (Flax
+    0.12.8's tree; the copy of ``B`` used to adopt ``A`` under ``B_0/A``)."""
+
+    class A(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(3)(x)
+
+    class B(nn.Module):
+        inner: nn.Module
+
+        def __call__(self, x):
+            return self.inner(x)
+
+    class C(nn.Module):
+        inner: nn.Module
+
+        @nn.compact
+        def __call__(self, x):
+            return self.inner(x)
+
+    VmapC = nn.vmap(C, variable_axes={"params": 0}, split_rngs={"params": True})
+
+    class D(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return VmapC(B(A()))(x)
+
+    v = D().init(random.key(0), jnp.ones((2, 4)))
+    assert shapes(v) == {"params": {"A_0": {"Dense_0": {"bias": (2, 3), "kernel": (2, 4, 3)}}}}
