@@ -100,9 +100,7 @@ def ravel_pytree(pytree: Any) -> tuple[Any, Callable[[Any], Any]]:
     """
     leaves, treedef = tree_flatten(pytree)
     if not leaves:
-        return _concat([], np.dtype(np.float32)), functools.partial(
-            _unravel, treedef, (), (), None, None
-        )
+        return _concat([], np.dtype(np.float32)), _Unravel(treedef, (), (), None, None)
     dts = tuple(_leaf_dtype(x) for x in leaves)
     to_dtype = _result_type(dts)
     sizes = tuple(int(np.size(x)) for x in leaves)
@@ -110,8 +108,23 @@ def ravel_pytree(pytree: Any) -> tuple[Any, Callable[[Any], Any]]:
     flat = _concat([_ravel(x, to_dtype) for x in leaves], to_dtype)
     if all(dt == to_dtype for dt in dts):
         # One dtype: the unravel function keeps whatever dtype it is given (like JAX).
-        return flat, functools.partial(_unravel, treedef, sizes, shapes, None, None)
-    return flat, functools.partial(_unravel, treedef, sizes, shapes, dts, to_dtype)
+        return flat, _Unravel(treedef, sizes, shapes, None, None)
+    return flat, _Unravel(treedef, sizes, shapes, dts, to_dtype)
+
+
+class _Unravel(functools.partial):
+    """The unravel function: `_unravel` with the raveled tree's description, equal (and
+    hashing alike) for equal descriptions, as JAX's `HashablePartial`, so that passing it as
+    a static `jit` argument does not recompile for another `ravel_pytree` of the same tree."""
+
+    def __new__(cls, *description: Any) -> _Unravel:
+        return super().__new__(cls, _unravel, *description)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Unravel and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash(self.args)
 
 
 def _unravel(

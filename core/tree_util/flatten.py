@@ -262,7 +262,8 @@ def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = 
     if is_leaf is None:
         return all((_kind_get(type(x)) or _classify(type(x))) is _LEAF_KIND for x in iterable)
     items = list(iterable)
-    return items == tree_leaves(items, is_leaf)
+    leaves = tree_leaves(items, is_leaf)  # JAX's: compared by identity, not `==`
+    return len(leaves) == len(items) and all(a is b for a, b in zip(items, leaves))
 
 
 class PyTreeRegistry:

@@ -51,6 +51,9 @@ class FlattenedIndexKey:
     def __str__(self) -> str:
         return f"[<flat index {self.key}>]"
 
+    def __hash__(self) -> int:  # JAX's: not the hash of `SequenceKey(key)`
+        return hash((FlattenedIndexKey, self.key))
+
 
 KeyEntry = Any
 KeyPath = tuple[KeyEntry, ...]

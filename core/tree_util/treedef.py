@@ -23,6 +23,8 @@ from core.tree_util.nodes import (
 )
 from core.tree_util.prefix import _flatten_up_to, _up_to_message
 
+_MISSING = object()  # the end of the leaves `walk` folds
+
 
 class PyTreeDef:
     """The structure of a pytree: hashable, comparable, and able to rebuild trees from leaves."""
@@ -61,6 +63,40 @@ class PyTreeDef:
             return None
         t, aux, _ = self._node
         return (t, list(aux)) if t is dict else (t, aux)
+
+    def walk(self, f_node: Any, f_leaf: Any, leaves: Iterable[Any]) -> Any:
+        """Folds the tree bottom-up, as JAX's `PyTreeDef.walk`.
+
+        Args:
+          f_node: `f_node(children_results, node_data)` for each node (`node_data` is the
+            aux data of `node_data()`: a dict's keys, a namedtuple's class, None for None).
+          f_leaf: `f_leaf(leaf)` for each leaf (None: the leaves as they are).
+          leaves: one per leaf, in flatten order.
+
+        Returns:
+          The root's result.
+
+        Raises:
+          ValueError: too few or too many leaves.
+        """
+        it = iter(leaves)
+
+        def go(node: Any) -> Any:
+            if node is _LEAF:
+                leaf = next(it, _MISSING)
+                if leaf is _MISSING:
+                    raise ValueError("Too few leaves for PyTreeDef")
+                return leaf if f_leaf is None else f_leaf(leaf)
+            results = tuple(go(child) for child in node[2])
+            t, data = PyTreeDef(node).node_data()
+            if data is None and t is not tuple and issubclass(t, tuple):
+                data = t  # JAX's walk gives a namedtuple's class
+            return f_node(results, data)
+
+        out = go(self._node)
+        if next(it, _MISSING) is not _MISSING:
+            raise ValueError("Too many leaves for PyTreeDef")
+        return out
 
     def unflatten(self, leaves: Iterable[Any]) -> Any:
         """Builds the pytree with this structure from ``leaves``.
@@ -126,12 +162,18 @@ class PyTreeDef:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PyTreeDef):
             return NotImplemented
-        return self._node == other._node
+        try:
+            return bool(self._node == other._node)
+        except Exception as e:  # JAX's: any error of an aux data's `==` (an array there)
+            raise ValueError(
+                "Exception raised while checking equality of metadata fields of pytree. Make "
+                "sure that metadata fields are hashable and have simple equality semantics. "
+                "(Note: arrays cannot be passed as metadata fields!)"
+            ) from e
 
     def __ne__(self, other: object) -> bool:
-        if not isinstance(other, PyTreeDef):
-            return NotImplemented
-        return self._node != other._node
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
 
     def __hash__(self) -> int:
         h = self._hash

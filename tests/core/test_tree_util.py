@@ -878,3 +878,70 @@ def test_bad_custom_flatten_is_jaxs_error(flatten, message, is_leaf):
     with pytest.raises(ValueError) as info:
         tu.tree_flatten(cls(), is_leaf=is_leaf)
     assert str(info.value) == message
+
+
+class _EqualsByValue:
+    """A leaf whose `==` fails on anything but its own kind (as JAX's test `FlatCache`)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+    __hash__ = None
+
+
+def test_all_leaves_compares_by_identity():
+    # JAX 0.10.2 compares the leaves it finds with `is`: no `==` of the user's objects
+    x = _EqualsByValue(1)
+    assert tu.all_leaves([x], is_leaf=lambda t: tu.all_leaves([t]))
+    assert not tu.all_leaves([[x]], is_leaf=lambda t: isinstance(t, int))
+
+
+WALKS = [  # (tree, JAX 0.10.2's walk with f_node=(results, data), f_leaf=10 * leaf)
+    (
+        {"b": 2, "a": 1, "c": {"b": 2, "a": 1}, "l": [3, (4, None)]},
+        (
+            (10, 20, ((10, 20), ["a", "b"]), ((30, ((40, ((), None)), None)), None)),
+            ["a", "b", "c", "l"],
+        ),
+    ),
+    (Point(1, 2), ((10, 20), Point)),
+    (5, 50),
+]
+
+
+@pytest.mark.parametrize("tree, want", WALKS)
+def test_treedef_walk_is_jaxs(tree, want):
+    leaves, treedef = tu.tree_flatten(tree)
+    assert treedef.walk(lambda n, d: (n, d), lambda x: 10 * x, leaves) == want
+    with pytest.raises(ValueError, match="Too many leaves for PyTreeDef"):
+        treedef.walk(lambda n, d: n, None, [*leaves, 0])
+
+
+def test_key_hashes_and_metadata_equality_errors_are_jaxs():
+    assert hash(tu.FlattenedIndexKey(1)) != hash(tu.SequenceKey(1))
+    assert hash(tu.FlattenedIndexKey(1)) == hash(tu.FlattenedIndexKey(1))
+
+    @tu.register_dataclass
+    @dataclasses.dataclass
+    class WithArray:
+        x: object = dataclasses.field(metadata={"static": True})
+
+    a, b = (tu.tree_structure(WithArray(jnp.arange(4))) for _ in range(2))
+    with pytest.raises(ValueError) as info:
+        a == b  # noqa: B015
+    assert str(info.value) == (  # JAX 0.10.2's text
+        "Exception raised while checking equality of metadata fields of pytree. Make sure that "
+        "metadata fields are hashable and have simple equality semantics. (Note: arrays cannot "
+        "be passed as metadata fields!)"
+    )
+
+
+def test_unravel_functions_of_equal_trees_are_equal():
+    # JAX 0.10.2's HashablePartial: a static jit argument that does not recompile
+    x = (jnp.array([1, 2]), jnp.array([3, 4]))
+    (_, u1), (_, u2) = ravel_pytree(x), ravel_pytree(x)
+    assert u1 == u2 and hash(u1) == hash(u2)
+    assert u1 != ravel_pytree({"a": jnp.ones(2)})[1]
