@@ -99,4 +99,4 @@ def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
     init = (zero, jnp.full_like(z, 1e-16), zero)
     ks = jnp.arange(n_iter + 1, dtype=_dtype(z))
     (_, _, bs), vals = lax.scan(step, init, ks, reverse=True)
-    return vals[: v + 1] / (bs - vals[0])
+    return vals[: v + 1] / jnp.expand_dims(bs - vals[0], 0)  # equal ranks: no rank promotion

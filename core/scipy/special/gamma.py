@@ -368,8 +368,8 @@ def multigammaln(a: Any, d: int) -> Any:
     d = int(d)
     (a,) = promote_args_inexact("multigammaln", a)
     constant = 0.25 * d * (d - 1) * math.log(math.pi)
-    half_j = jnp.arange(d, dtype=_dtype(a)) / 2
-    terms = lax.lgamma(jnp.expand_dims(a, -1) - half_j)
+    half_j = (jnp.arange(d, dtype=_dtype(a)) / 2).reshape((1,) * jnp.ndim(a) + (d,))
+    terms = lax.lgamma(jnp.expand_dims(a, -1) - half_j)  # equal ranks: no rank promotion
     return jnp.sum(terms, axis=-1) + constant
 
 

@@ -21,7 +21,7 @@ def sph_harm_y(
     `jax.scipy.special.sph_harm_y` (orthonormal, with the Condon-Shortley phase).
 
     The normalized associated Legendre functions come from the stable recurrences
-    `P_m^m = -sqrt((2m + 1) / 2m) sin(theta) P_{m-1}^{m-1}`, `P_{m+1}^m = sqrt(2m + 3)
+    `P_m^m = -sqrt((2m + 1) / 2m) |sin(theta)| P_{m-1}^{m-1}`, `P_{m+1}^m = sqrt(2m + 3)
     cos(theta) P_m^m` and the three-term one in the degree, run to `n_max` for every element
     (masked beyond its own `n` and `|m|`); negative orders use `Y_n^-m = (-1)^m conj(Y_n^m)`.
 
@@ -51,7 +51,7 @@ def sph_harm_y(
     dt = _dtype(theta)
     n = jnp.minimum(n, n_max).astype(dt)
     am = jnp.abs(m).astype(dt)
-    x, y = jnp.cos(theta), jnp.sin(theta)
+    x, y = jnp.cos(theta), jnp.abs(jnp.sin(theta))  # (1 - x^2)^(1/2), as scipy's and JAX's
     p = jnp.full_like(x, 1 / np.sqrt(4 * np.pi))  # P_k^k for k up to |m|
     for k in range(1, n_max + 1):
         p = jnp.where(k <= am, -np.sqrt((2 * k + 1) / (2 * k)) * y * p, p)
