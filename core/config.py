@@ -122,6 +122,9 @@ _DEFAULTS: dict[str, Any] = {
     "default_prng_impl": "threefry2x32",
     # Added to every seed `random.key` and `random.PRNGKey` take (JAX's jax_random_seed_offset).
     "random_seed_offset": 0,
+    # A 64-bit dtype asked for while x64 is off: truncated with a warning ("warn"), or an
+    # error ("error"); JAX's "allow" (64-bit arrays with x64 off) is not implemented.
+    "explicit_x64_dtypes": "warn",
     "platforms": None,
     "platform_name": "",
     "numpy_rank_promotion": "allow",
@@ -214,6 +217,7 @@ _TRACE_FLAGS = (
     "high_dynamic_range_gumbel",
     "default_prng_impl",
     "random_seed_offset",
+    "explicit_x64_dtypes",
     "check_static_indices",
     "default_matmul_precision",  # without effect on CPU, but JAX retraces on it
 )
@@ -267,6 +271,13 @@ def _validate(key: str, value: Any) -> None:
             raise NotImplementedError(
                 f"jax_{key}={value!r}: numbax computes on the CPU only; use 'cpu'."
             )
+    elif key == "explicit_x64_dtypes" and value != "warn" and value != "error":
+        if value != "allow":
+            raise ValueError(_enum_message(("warn", "error", "allow"), value))
+        raise NotImplementedError(
+            "jax_explicit_x64_dtypes='allow' is not implemented: numbax has 64-bit arrays with "
+            "x64 on only; use jax.enable_x64(), or 'warn'/'error'."
+        )
     elif key == "numpy_rank_promotion" and value not in ("allow", "warn", "raise"):
         raise ValueError(_enum_message(("allow", "warn", "raise"), value))
     elif key == "traceback_filtering" and value not in _TRACEBACK_FILTERING:

@@ -32,7 +32,7 @@ import ml_dtypes
 import numpy as np
 
 from core.config import config
-from core.errors import InvalidJaxTypeError, TypePromotionError
+from core.errors import ExplicitX64DtypeError, InvalidJaxTypeError, TypePromotionError
 
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
@@ -214,6 +214,12 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
     requested = np.dtype(dtype)
     if dt != requested and not any(dtype is t for t in (int, float, complex)):  # the defaults
         where = f"requested in {fun_name} " if fun_name else ""
+        if config.explicit_x64_dtypes == "error":
+            raise ExplicitX64DtypeError(  # JAX's words (its missing space too)
+                f"Explicitly requested dtype {requested} {where}is not available. To enable more "
+                "dtypes, set the jax_enable_x64 or allow_explicit_x64_dtypes configuration "
+                "options.See https://github.com/jax-ml/jax#current-gotchas for more."
+            )
         warnings.warn(
             f"Explicitly requested dtype {requested} {where}is not available, and will be "
             f"truncated to dtype {dt}. To enable more dtypes, set the jax_enable_x64 "

@@ -438,6 +438,16 @@ class LinalgDtypeError(NumbaxError, NotImplementedError, TypeError):
     """
 
 
+class ExplicitX64DtypeError(NumbaxError, ValueError):
+    """A 64-bit dtype asked for explicitly while x64 is off, under
+    `jax_explicit_x64_dtypes='error'` (JAX 0.10's ValueError; 'warn', the default, truncates it
+    to 32 bits with a UserWarning).
+
+    Failing code: ``jnp.zeros(3, jnp.int64)`` in ``config.update("jax_explicit_x64_dtypes",
+    "error")``. Fix: turn x64 on (``jax.enable_x64()``), or ask for the 32-bit dtype.
+    """
+
+
 class TypePromotionError(NumbaxError, ValueError):
     """Dtypes with no implicit promotion path (`jax.dtypes.TypePromotionError`, a ValueError).
 

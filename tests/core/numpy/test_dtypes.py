@@ -270,6 +270,19 @@ def test_truncated_64_bit_dtype_warns_naming_the_function(name, make):
     assert out.dtype.itemsize == 4
 
 
+@pytest.mark.parametrize("name, make", TRUNCATED_64_BIT[::5])
+def test_explicit_x64_dtypes_error_mode_raises_jaxs_value_error(name, make):
+    # JAX 0.10.2 under jax_explicit_x64_dtypes='error'
+    message = f"^Explicitly requested dtype .*64 requested in {name} is not available. To enable"
+    with core.config.override("jax_explicit_x64_dtypes", "error"):
+        with pytest.raises(ValueError, match=message):
+            make()
+        jnp.asarray(np.ones(2)), jnp.zeros(2, float)  # not an explicit 64-bit request
+    assert core.config.explicit_x64_dtypes == "warn"
+    with pytest.raises(NotImplementedError, match="'allow' is not implemented"):
+        core.config.update("jax_explicit_x64_dtypes", "allow")
+
+
 def test_32_bit_and_default_dtypes_do_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
