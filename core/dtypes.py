@@ -251,7 +251,7 @@ def _canonicalize(dt: np.dtype, x64: bool) -> np.dtype:
 def _node(dtype: np.dtype, weak: bool):
     if not weak:
         return dtype
-    if dtype.kind in "iu":
+    if dtype.kind in "iu" or dtype in INTN:  # (a weak int4 is a weak int, as in JAX)
         return "i*"
     if dtype in _FLOATS:
         return "f*"

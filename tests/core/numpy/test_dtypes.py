@@ -350,6 +350,8 @@ def _weak(value, dtype):
         (lambda: dtypes.result_type(np.float32, return_weak_type_flag=True), ("float32", False)),
         (lambda: _weak(0, np.int16) + _weak(1, np.int8), ("int16", True)),
         (lambda: _weak(0, jnp.bfloat16) + _weak(1, np.int16), ("bfloat16", True)),
+        (lambda: _weak(0, jnp.int4) + np.int8(1), ("int8", False)),
+        (lambda: _weak(0, jnp.int4) + np.bool_(True), ("int32", True)),
         (lambda: jnp.where(True, _weak(0, np.int16), _weak(1, np.int8)), ("int16", True)),
     ],
 )
