@@ -46,6 +46,7 @@ from core.avals import ShapedArray
 from core.interpreters import batching, register_custom_rules
 from core.interpreters.jvp import tangent_aval
 from core.interpreters.partial_eval import trace_to_jaxpr
+from core.interpreters.transpose import backward_pass, is_undefined
 from core.linear_call import linear_call
 from core.primitive import Primitive
 from core.prims.elementwise import stop_gradient_prim
@@ -569,7 +570,10 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
     try:
         if not isinstance(cts_in, tuple):
             raise ValueError(type(cts_in).__name__)
-        tree_util.tree_map(append, cts_in, diff, is_leaf=lambda x: x is None)
+        # matched without rebuilding `cts_in`'s nodes (their unflatten may refuse Nones)
+        leaves, tree = tree_util.tree_flatten(cts_in, is_leaf=lambda x: x is None)
+        for ct, arg in zip(leaves, tree.flatten_up_to(diff)):
+            append(ct, arg)
     except ValueError:
         raise errors.CustomDerivativeError(  # JAX's words, then the fix
             "Custom VJP bwd rule must produce an output with the same container (pytree) "
@@ -722,8 +726,16 @@ def _custom_jvp_call_batch(
     return outs, [0] * len(outs)
 
 
+def _custom_jvp_call_transpose(cts, *args, call_jaxpr, **params):
+    """The transpose of a call applied to tangents (a jvp rule calling the function on them, in
+    a staged body): the function's own, as JAX's."""
+    cts_in = backward_pass(call_jaxpr, [], list(args), [instantiate(c) for c in cts])
+    return [ct if is_undefined(a) else None for ct, a in zip(cts_in, args)]
+
+
 custom_jvp_call_p.def_jvp(_custom_jvp_call_jvp)
 custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
+custom_jvp_call_p.def_transpose(_custom_jvp_call_transpose)
 
 custom_vjp_call_p = _call_primitive("custom_vjp_call")
 

@@ -504,3 +504,34 @@ def test_keyword_only_arguments_are_jaxs_error(kind):
     with pytest.raises(TypeError) as info:
         g(1.0)
     assert str(info.value) == head + "missing a required argument: 'y'"
+
+
+@pytest.mark.parametrize("wrap", ["eager", "jit"])
+def test_custom_jvp_applied_to_tangents_in_a_loop_transposes(wrap):
+    # a jvp rule calling its function on the tangent, in a scan body: under grad the staged
+    # call is transposed through the function, as JAX (0.10.2: -1.0 for one step)
+    f = core.custom_jvp(lambda x: -x)
+    f.defjvp(lambda p, t: (f(p[0]), f(t[0])))
+
+    def foo(x, n):
+        return core.lax.scan(lambda c, _: (f(c), None), x, None, length=n)[0]
+
+    g = core.grad(foo)
+    g = core.jit(g, static_argnums=1) if wrap == "jit" else g
+    assert float(g(3.0, 1)) == -1.0 and float(g(3.0, 2)) == 1.0
+
+
+def test_bwd_cotangent_nodes_are_not_rebuilt_with_nones():
+    # JAX 0.10.2: a custom node in bwd's output is matched, not unflattened with Nones
+    class Box(list):
+        pass
+
+    def unflatten(_, children):
+        assert children[0] is not None
+        return Box(children)
+
+    core.tree_util.register_pytree_node(Box, lambda x: (x, None), unflatten)
+    f = core.custom_vjp(lambda x: x[0])
+    f.defvjp(lambda x: (x[0], None), lambda _, g: (Box([g]),))
+    (g,) = core.grad(f)(Box([1.0]))
+    assert float(g) == 1.0
