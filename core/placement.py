@@ -268,15 +268,34 @@ def make_array_from_callback(
       ValueError: a shard has the wrong shape.
     """
     shape = tuple(int(d) for d in shape)
-    out = None
+    out, impl = None, None
     for index in _addressable_indices(sharding, shape, "make_array_from_callback").values():
-        block = np.asarray(data_callback(index))
-        found = _callback_dtype(block, dtype)
-        _check_shard(sharding, shape, block, found)
+        block, impl = _shard_data(data_callback(index))
+        if impl is None:
+            found = _callback_dtype(block, dtype)
+            _check_shard(sharding, shape, block, found)
+        else:
+            found = block.dtype
+            _check_shard(sharding, shape, block[..., 0], dtype)
         if out is None:
-            out = np.empty(shape, found)
+            out = np.empty((*shape, *block.shape[len(shape) :]), found)
         out[index] = block
-    return device_put(out, sharding)
+    return _placed_keys_or_array(out, impl, sharding)
+
+
+def _shard_data(shard: Any) -> tuple[np.ndarray, str | None]:
+    """A shard's numpy data and, for keys (whose data has a last axis of words), their
+    implementation's name (else None)."""
+    if isinstance(shard, PRNGKeyArray):
+        return np.asarray(shard._base), shard.impl
+    return np.asarray(shard), None
+
+
+def _placed_keys_or_array(data: np.ndarray, impl: str | None, sharding: Any) -> Any:
+    """`data` placed by `sharding`: the Array, or the keys over it of implementation `impl`."""
+    if impl is None:
+        return device_put(data, sharding)
+    return device_put(PRNGKeyArray(Array(data), impl), sharding)
 
 
 def make_array_from_single_device_arrays(
@@ -307,17 +326,19 @@ def make_array_from_single_device_arrays(
             f"Expected {len(indices)} per-device arrays (this is how many devices are "
             f"addressable by the sharding), but got {len(arrays)}"
         )
-    devices = [_single_device(a) for a in arrays]
+    devices = [_single_device(a._base if isinstance(a, PRNGKeyArray) else a) for a in arrays]
     if len(set(devices)) != len(devices):
         raise ValueError(
             "When making an array from single-device arrays, the input arrays must be from "
             f"distinct devices, but got device IDs {[d.id for d in devices]}\nPut each shard "
             "on its own device (`device_put(shard, device)`)."
         )
-    blocks = [np.asarray(a) for a in arrays]
-    out = np.empty(shape, dtype or (blocks[0].dtype if blocks else np.float32))
+    datas = [_shard_data(a) for a in arrays]
+    blocks, impl = [d for d, _ in datas], (datas[0][1] if datas else None)
+    words = blocks[0].shape[len(shape) :] if impl else ()
+    out = np.empty((*shape, *words), dtype or (blocks[0].dtype if blocks else np.float32))
     for block in blocks:
-        _check_shard(sharding, shape, block, out.dtype)
+        _check_shard(sharding, shape, block[..., 0] if impl else block, out.dtype)
     for device, block in zip(devices, blocks):  # each shard where its device's index says
         if device not in indices:
             raise ValueError(
@@ -325,7 +346,7 @@ def make_array_from_single_device_arrays(
                 f"sharding {sharding!r} does not use; put the shards on its devices."
             )
         out[indices[device]] = block
-    return device_put(out, sharding)
+    return _placed_keys_or_array(out, impl, sharding)
 
 
 def _single_device(a: Any) -> Any:

@@ -120,6 +120,33 @@ class PRNGKeyArray:
         return self._base.is_fully_addressable
 
     @property
+    def addressable_shards(self) -> list:
+        """The keys' `Shard`s: their data's (the index into the data, as JAX's), holding
+        keys."""
+        return [self._key_shard(s) for s in self._base.addressable_shards]
+
+    @property
+    def global_shards(self) -> list:
+        """A `Shard` per device of the sharding, as `addressable_shards`."""
+        return [self._key_shard(s) for s in self._base.global_shards]
+
+    def _key_shard(self, shard: Any) -> Any:
+        data = None if shard.data is None else PRNGKeyArray(shard.data, self.impl)
+        return type(shard)(shard.device, shard.index, data, shard.replica_id)
+
+    def addressable_data(self, index: int) -> PRNGKeyArray:
+        """The keys of addressable shard `index`."""
+        return self.addressable_shards[index].data
+
+    def on_device_size_in_bytes(self) -> int:
+        """The bytes of the keys' data on all their devices."""
+        return self._base.on_device_size_in_bytes()
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the keys' data in host memory."""
+        return self._base.unsafe_buffer_pointer()
+
+    @property
     def T(self) -> PRNGKeyArray:  # noqa: N802  (numpy's name)
         return self.transpose()
 

@@ -122,3 +122,24 @@ def test_callback_dtype_must_match_the_shards():
     )
     out = core.make_array_from_callback((8,), sharding, lambda i: np.ones(8, np.int64))
     assert out.dtype == np.int32  # JAX 0.10.2: int32 (canonical)
+
+
+def test_key_arrays_from_callback_and_single_device_arrays_and_their_shards():
+    # JAX 0.10.2 (8 CPU devices): keys made from per-device keys, sharded as their data, with
+    # Shards holding keys at their data's index
+    random = core.random
+    sharding = NamedSharding(core.make_mesh((8,), ("x",)), P("x"))
+    keys = random.split(random.key(0), 8)
+    made = core.make_array_from_callback(
+        (8,), sharding, lambda index: core.vmap(random.key)(core.numpy.arange(8)[index[0]])
+    )
+    assert str(made.dtype) == "key<fry>" and made.shape == (8,) and made.sharding == sharding
+    np.testing.assert_array_equal(random.key_data(made), [[0, i] for i in range(8)])
+    shards = [core.device_put(keys[i : i + 1], d) for i, d in enumerate(core.devices())]
+    joined = core.make_array_from_single_device_arrays((8,), sharding, shards)
+    np.testing.assert_array_equal(random.key_data(joined), random.key_data(keys))
+    shard = joined.addressable_shards[3]
+    assert shard.device == core.devices()[3] and shard.index == (slice(3, 4), slice(None))
+    assert str(shard.data.dtype) == "key<fry>" and shard.data.shape == (1,)
+    assert joined.on_device_size_in_bytes() == 64 and len(joined.global_shards) == 8
+    assert joined.addressable_data(2).shape == (1,) and keys.unsafe_buffer_pointer() > 0
