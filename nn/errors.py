@@ -772,7 +772,7 @@ class ScanAxesError(FlaxError, ValueError):
 
 
 class TransformedMethodReturnValueError(FlaxError, TypeError):
-    """A transformed method returned a Module, which cannot leave a transform.
+    """A transformed method returned a Module or a Variable, which cannot leave a transform.
 
     Failing code: ``nn.vmap(lambda mdl, x: mdl.dense, ...)`` (the function returns the
     submodule). Fix: return the arrays you need, ``lambda mdl, x: mdl.dense(x)``.
@@ -780,8 +780,12 @@ class TransformedMethodReturnValueError(FlaxError, TypeError):
 
     def __init__(self, method: str):
         super().__init__(
-            f"The transformed method {method!r} returned a Module; transformed methods must "
-            "return arrays (pytrees of arrays). Return the values you need from the module."
+            _flax_first(
+                f"Transformed module method {method} cannot return Modules or Variables.",
+                "TransformedMethodReturnValueError",
+                "Transformed methods return arrays (pytrees of arrays): return the values you "
+                "need from the module or variable (`v.value`).",
+            )
         )
 
 

@@ -594,7 +594,8 @@ class Module:
 
     def _call_wrapped_method(self, fun: Callable, args: tuple, kwargs: dict) -> Any:
         is_compact = getattr(fun, "compact", False)
-        is_setup = fun.__name__ == "setup"
+        name = getattr(fun, "__name__", "unnamed_function")  # Flax's name of a partial
+        is_setup = name == "setup"
         state = self._state
         if is_setup:
             is_recurrent = state.in_setup
@@ -608,7 +609,7 @@ class Module:
                     if isinstance(self.parent, Module)
                     else errors.UnboundModuleError
                 )
-                raise error(type(self).__name__, f"run {fun.__name__}")
+                raise error(type(self).__name__, f"run {name}")
             is_recurrent = state.in_compact_method
             state.in_compact_method = True
         recorder = None if is_setup else _context.call_recorder
@@ -616,7 +617,7 @@ class Module:
         _context.module_stack.append(self)
         names = source_info.state.stack if _use_named_call else None
         if names is not None:
-            names.append(_profiling_name(self, fun.__name__))
+            names.append(_profiling_name(self, name))
         try:
             if _context.interceptors:
                 y = _run_interceptors(fun, self, *args, **kwargs)
@@ -624,10 +625,10 @@ class Module:
                 y = fun(self, *args, **kwargs)
             if _context.capture_stack and self.scope is not None:
                 filter_fn = _context.capture_stack[-1]
-                if filter_fn and filter_fn(self, fun.__name__):
-                    self.sow("intermediates", fun.__name__, y)
+                if filter_fn and filter_fn(self, name):
+                    self.sow("intermediates", name, y)
             if recorder is not None and self.scope is not None:
-                recorder.exit(call_index, self, fun.__name__, args, kwargs, y)
+                recorder.exit(call_index, self, name, args, kwargs, y)
             return y
         finally:
             if names is not None:

@@ -477,7 +477,7 @@ class Scope:
             if not self.is_mutable_collection(col) or init_fn is None:
                 raise self._missing(col, name)
             self.put_variable(col, name, init_fn(*init_args, **init_kwargs))
-        return UnboxingVariable(self, col, name) if unbox else Variable(self, col, name)
+        return Variable(self, col, name, unbox)
 
     def param(
         self, name: str, init_fn: Callable, *init_args, unbox: bool = True, **init_kwargs
@@ -531,26 +531,6 @@ class Scope:
         count = self.rng_counters.streams.get(name, 0) + 1
         self.rng_counters.streams[name] = count
         return self.rngs[name].push(count).as_key()
-
-
-class UnboxingVariable(Variable):
-    """A :class:`Variable` that hides metadata boxes: ``.value`` is unboxed, and assigning a
-    value of the same structure puts it back into the current boxes (Flax's ``unbox=True``)."""
-
-    @property
-    def value(self) -> Any:
-        """The current value, unboxed."""
-        return meta.unbox(self.scope.get_variable(self.collection, self.name))
-
-    @value.setter
-    def value(self, value: Any) -> None:
-        current = self.scope.get_variable(self.collection, self.name)
-        boxes = tree_util.tree_leaves(current, is_leaf=meta.is_axis_metadata)
-        if any(map(meta.is_axis_metadata, boxes)) and tree_util.tree_structure(
-            current, is_leaf=meta.is_axis_metadata
-        ) == tree_util.tree_structure(value, is_leaf=meta.is_axis_metadata):
-            value = meta.replace_boxed(current, value)
-        self.scope.put_variable(self.collection, self.name, value)
 
 
 def _copy_dicts(tree: Any) -> Any:

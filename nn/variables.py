@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from core import tree_util
+from nn import meta
+
 
 class Variable:
     """A reference to variable ``name`` of collection ``collection`` in ``scope``.
@@ -17,20 +20,32 @@ class Variable:
       scope: the :class:`~nn.scope.Scope` holding the variable.
       collection: the collection name, e.g. ``'batch_stats'``.
       name: the variable name.
+      unbox: hide metadata boxes (Flax's ``unbox``, what ``self.variable`` gives): ``.value``
+        reads the unboxed value, and a value of the same structure assigned goes back into
+        the current boxes.
     """
 
-    def __init__(self, scope: Any, collection: str, name: str):
+    def __init__(self, scope: Any, collection: str, name: str, unbox: bool = False):
         self.scope = scope
         self.collection = collection
         self.name = name
+        self.unbox = unbox
 
     @property
     def value(self) -> Any:
         """The current value."""
-        return self.scope.get_variable(self.collection, self.name)
+        value = self.scope.get_variable(self.collection, self.name)
+        return meta.unbox(value) if self.unbox else value
 
     @value.setter
     def value(self, value: Any) -> None:
+        if self.unbox:
+            current = self.scope.get_variable(self.collection, self.name)
+            boxes = tree_util.tree_leaves(current, is_leaf=meta.is_axis_metadata)
+            if any(map(meta.is_axis_metadata, boxes)) and tree_util.tree_structure(
+                current, is_leaf=meta.is_axis_metadata
+            ) == tree_util.tree_structure(value, is_leaf=meta.is_axis_metadata):
+                value = meta.replace_boxed(current, value)
         self.scope.put_variable(self.collection, self.name, value)
 
     def is_mutable(self) -> bool:

@@ -17,6 +17,7 @@ written directly on `_Lift` (``nn.cond``, ``nn.vjp``...).
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import functools
 import inspect
@@ -35,31 +36,52 @@ from nn.transforms.packing import (
 from nn.variables import Variable
 
 
-def _external_modules(module: Module) -> list[Module]:
-    """Modules bound outside ``module``'s scope held in its fields, or in their fields (they
-    bring their own scopes), innermost first (as Flax's ``get_module_scopes``): a module's
-    rebuilt copy is made after those it holds."""
-    own = module.scope
-    found: dict[int, Module] = {}
-    seen: set[int] = set()
+def _fields(module: Module) -> dict[str, Any]:
+    return {
+        f.name: getattr(module, f.name)
+        for f in dataclasses.fields(module)
+        if f.init and f.name not in ("parent", "name")
+    }
 
-    def visit(_: str, m: Module) -> Module:
-        if m._id in seen:
-            return m
-        seen.add(m._id)
-        visit_fields(m)
-        s = m.scope
+
+def _map_refs(fn: Callable[[Any], Any], tree: Any) -> Any:
+    """``fn`` over the modules and `Variable` objects in nested dicts, lists and tuples (lists
+    become tuples, as in module fields)."""
+    if isinstance(tree, (Module, Variable)):
+        return fn(tree)
+    if isinstance(tree, Mapping):
+        return {k: _map_refs(fn, v) for k, v in tree.items()}
+    if isinstance(tree, (list, tuple)) and not hasattr(tree, "_fields"):
+        return tuple(_map_refs(fn, v) for v in tree)
+    return tree
+
+
+def _ref_key(ref: Module | Variable) -> Any:
+    return ref._id if isinstance(ref, Module) else ("variable", id(ref))
+
+
+def _external_refs(module: Module) -> list[Module | Variable]:
+    """The modules and `Variable` objects bound outside ``module``'s scope held in its fields,
+    or in the fields of modules held there (they bring their own scopes), as Flax's
+    ``get_module_scopes`` finds them."""
+    own = module.scope
+    found: dict[Any, Module | Variable] = {}
+
+    def visit(ref: Module | Variable) -> Module | Variable:
+        key = _ref_key(ref)
+        if key in found or key in seen:
+            return ref
+        seen.add(key)
+        if isinstance(ref, Module):
+            _map_refs(visit, _fields(ref))
+        s = ref.scope
         inside = own is not None and s is not None and s.root is own.root
         if s is not None and not (inside and s.path[: len(own.path)] == own.path):
-            found[m._id] = m
-        return m
+            found[key] = ref
+        return ref
 
-    def visit_fields(holder: Module) -> None:
-        for f in dataclasses.fields(holder):
-            if f.init and f.name not in ("parent", "name"):
-                module_lib._map_over_modules(visit, getattr(holder, f.name))
-
-    visit_fields(module)
+    seen: set = set()
+    _map_refs(visit, _fields(module))
     return list(found.values())
 
 
@@ -72,7 +94,7 @@ def _module_scopes(
     (Flax's transformed methods do: ``nn.jit`` of an ``init_with_output`` override).
     """
     own = [] if unbound and module.scope is None else [module._require_scope(f"run nn.{what}")]
-    external = _external_modules(module)
+    external = _external_refs(module)
     if external and not multi_scope:
         raise errors.MultiScopeTransformError(what, [type(m).__name__ for m in external])
     return own + [m.scope for m in external]
@@ -164,32 +186,35 @@ def _bind_clone(
     module: Module,
     scopes: Sequence[Scope],
     cls: type | None = None,
-    cache: dict[int, Module] | None = None,
+    cache: dict[Any, Any] | None = None,
 ) -> Module:
     """A copy of ``module`` (as class ``cls``) bound to ``scopes[0]``.
 
-    Submodules bound outside the module, in its fields or theirs (see
-    :func:`_external_modules`), are bound to the matching ``scopes[1:]`` (or are the module
-    already rebuilt in ``cache``, passed as an argument too); the others are cloned unbound
-    and adopted again, so they land at the same names under the new scope.
+    Modules and variables bound outside the module, in its fields or theirs (see
+    :func:`_external_refs`), are copied onto the matching ``scopes[1:]`` (or are the module
+    already rebuilt in ``cache``, passed as an argument too); the other modules are copied
+    unbound and adopted again, so they land at the same names under the new scope.
     """
     own = int(module.scope is not None)  # an unbound module's clone stays unbound
+    lifted = {_ref_key(r): s for r, s in zip(_external_refs(module), scopes[own:])}
     cache = {} if cache is None else cache
-    for m, scope in zip(_external_modules(module), scopes[own:]):
-        if m._id not in cache:  # innermost first: it holds the copies made before it
-            cache[m._id] = m.clone(parent=scope, _deep_clone=cache)
 
-    def clone_fn(_: str, m: Module) -> Module:
-        if m._id not in cache:
-            cache[m._id] = m.clone(_deep_clone=cache)
-        return cache[m._id]
+    def copy_ref(ref: Module | Variable) -> Module | Variable:
+        key = _ref_key(ref)
+        if key in cache:
+            return cache[key]
+        if isinstance(ref, Variable):
+            if key not in lifted:
+                return ref
+            cache[key] = copy.copy(ref)
+            cache[key].scope = lifted[key]
+        else:
+            fields = _map_refs(copy_ref, _fields(ref))
+            cache[key] = ref.clone(parent=lifted.get(key), **fields)
+        return cache[key]
 
-    attrs = {
-        f.name: module_lib._map_over_modules(clone_fn, getattr(module, f.name))
-        for f in dataclasses.fields(module)
-        if f.init and f.name != "parent"
-    }
-    return (cls or type(module))(parent=scopes[0] if own else None, **attrs)
+    attrs = _map_refs(copy_ref, _fields(module))
+    return (cls or type(module))(parent=scopes[0] if own else None, name=module.name, **attrs)
 
 
 def _call_on_clone(
@@ -224,8 +249,9 @@ def _call_on_clone(
 
 
 def _check_outputs(tree: Any, method: str) -> None:
-    leaves = tree_util.tree_leaves(tree, is_leaf=lambda x: isinstance(x, Module))
-    if any(isinstance(x, Module) for x in leaves):
+    """Flax's check that a transformed method returns no module or `Variable`."""
+    leaves = tree_util.tree_leaves(tree, is_leaf=_is_ref)
+    if any(isinstance(x, (Module, Variable)) for x in leaves):
         raise errors.TransformedMethodReturnValueError(method)
 
 

@@ -1,5 +1,7 @@
 """Lifted transforms: parameter trees and values against Flax, outputs against plain loops."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -1005,3 +1007,74 @@ def test_vmap_lifts_modules_bound_elsewhere_inside_field_modules():
 
     v = D().init(random.key(0), jnp.ones((2, 4)))
     assert shapes(v) == {"params": {"A_0": {"Dense_0": {"bias": (2, 3), "kernel": (2, 4, 3)}}}}
+
+
+def test_jit_lifts_variables_held_in_module_fields():
+    """A `Variable` handed to submodules' fields through two jitted levels: each level lifts
+    its scope, so the writes land in the outer collection (Flax 0.12.8: 1, then 2)."""
+
+    class Adder(nn.Module):
+        target: nn.Variable
+
+        @nn.jit
+        @nn.compact
+        def __call__(self, x):
+            self.target.value += x
+            return x
+
+    class Relay(nn.Module):
+        target: nn.Variable
+
+        @nn.jit
+        @nn.compact
+        def __call__(self, x):
+            return Adder(self.target)(x)
+
+    class Owner(nn.Module):
+        @nn.jit
+        @nn.compact
+        def __call__(self, x):
+            return Relay(self.variable("test", "baz", jnp.zeros, x.shape))(x)
+
+    x = jnp.ones((1,))
+    v = Owner().init(random.key(0), x)
+    close(v["test"]["baz"], [1.0])
+    _, v = Owner().apply(v, x, mutable=["test"])
+    close(v["test"]["baz"], [2.0])
+
+
+def test_vmap_of_a_partial_method():
+    class Foo(nn.Module):
+        @nn.compact
+        def inner(self, x):
+            return nn.Dense(2, use_bias=False)(x)
+
+        def __call__(self, x):
+            vmapped = nn.vmap(
+                functools.partial(Foo.inner),
+                variable_axes={"params": 0},
+                split_rngs={"params": True},
+            )
+            return vmapped(self, x)
+
+    v = Foo().init(random.key(0), jnp.ones((3, 4, 4)))
+    assert shapes(v) == {"params": {"Dense_0": {"kernel": (3, 4, 2)}}}
+
+
+def test_a_transformed_method_returning_a_variable_raises_flax_error():
+    class Bar(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return self.helper()
+
+        @nn.jit
+        def helper(self):
+            return nn.Variable(None, None, None, False)
+
+    with pytest.raises(errors.TransformedMethodReturnValueError) as info:
+        Bar().apply({}, jnp.ones(2))
+    assert str(info.value).splitlines()[0] == (
+        "Transformed module method helper cannot return Modules or Variables. (https://flax"
+        ".readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors."
+        "TransformedMethodReturnValueError)"
+    )
