@@ -126,6 +126,7 @@ class _Split:
         self.flat = [as_value(x) for x in flat]
         self.in_avals = [get_aval(x) for x in self.flat]
         self.out_tree: Any = None
+        self.fun_out: tuple | None = None  # (tree, avals) of the function's output, once run
 
     def diff_args(self, flat: Sequence[Any]) -> list[Any]:
         return tree_util.tree_unflatten(self.in_tree, _with_refs(flat, self.refs, self.num_leaves))
@@ -135,6 +136,61 @@ class _Split:
         for i, a in zip(self.diff_idx, self.diff_args(flat)):
             full[i] = a
         return full
+
+    def fun_outputs(self, out: Any, name: str) -> list[Any]:
+        """The function's output leaves, as arrays; records their tree and avals."""
+        leaves = self.flatten_out(out, f"{name} output")
+        self.fun_out = (tree_util.tree_structure(out), [get_aval(x) for x in leaves])
+        return leaves
+
+    def check_rule_primal(self, out: Any, kind: str, rule: str, name: str) -> None:
+        """JAX's TypeErrors for a `kind` ("JVP"/"fwd") rule's primal output `out` unlike the
+        function's (checked once the function has run: its tree, then shapes and dtypes)."""
+        if self.fun_out is None:
+            return
+        tree_, avals_ = self.fun_out
+        leaves, tree = tree_util.tree_flatten(out)
+        avals = [get_aval(as_value(x)) for x in leaves]
+        same_tree = tree == tree_
+        if same_tree and all(
+            a.shape == b.shape and a.dtype == b.dtype for a, b in zip(avals, avals_)
+        ):
+            return
+        got, want = _type_tree(tree, avals), _type_tree(tree_, avals_)
+        if kind == "JVP":
+            head = (
+                f"Custom JVP rule {rule} for function {name} must produce a pair (list or tuple "
+                "of length two) where the first element represents the primal output (equal in "
+                f"value to the output of the custom_jvp-decorated function {name}, and in "
+                "particular "
+            )
+            head += (
+                "of the same container/pytree structure)"
+                if not same_tree
+                else "with leaves of the same shape/dtype)"
+            )
+            head += ", but instead the JVP rule output's first element had "
+            other = f"custom_jvp-decorated function {name}"
+        else:
+            head = (
+                f"Custom VJP fwd rule {rule} for function {name} must produce a pair (list or "
+                "tuple of length two) where the first element represents the primal output "
+                f"(equal to the output of the custom_vjp-decorated function {name}) and the "
+                "second element represents residuals (i.e. values stored from the forward pass "
+                "for use on the backward pass), but instead the fwd rule output's first element "
+                "had "
+            )
+            other = f"custom_vjp-decorated function {name}"
+        if not same_tree:
+            raise errors.CustomDerivativeError(  # JAX's words, then the fix
+                f"{head}container/pytree structure:\n    {got}\nwhile the {other} had output "
+                f"container/pytree structure:\n    {want}.\nReturn the function's output as "
+                "the first element."
+            )
+        raise errors.CustomDerivativeError(
+            f"{head}shapes/dtypes of:\n    {got}\nwhile the {other} had output shapes/dtypes "
+            f"of:\n    {want}\nReturn the function's output as the first element."
+        )
 
     def flatten_out(self, out: Any, what: str, convert: bool = True) -> list[Any]:
         """`out`'s leaves (checked against the function's output structure), as arrays unless
@@ -150,6 +206,11 @@ class _Split:
         if not convert:
             return leaves
         return [x if type(x) is Zero else as_value(x) for x in leaves]
+
+
+def _type_tree(tree: Any, avals: Sequence[ShapedArray]) -> str:
+    """How JAX's rule errors print an output: its tree of short types, without quotes."""
+    return str(tree_util.tree_unflatten(tree, [a.str_short() for a in avals])).replace("'", "")
 
 
 def _is_tracer(x: Any) -> bool:
@@ -349,7 +410,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
 
         def fun_flat(*xs):
-            return split.flatten_out(self.fun(*split.full_args(xs)), f"{name} output")
+            return split.fun_outputs(self.fun(*split.full_args(xs)), name)
 
         def jvp_flat(primals, tangents):
             if not self.symbolic_zeros:
@@ -376,6 +437,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                     "tangent outputs with equal container (pytree) structures, but got "
                     f"{p_tree} and {t_tree} respectively.\nReturn one tangent per output."
                 )
+            split.check_rule_primal(res[0], "JVP", rule, name)
             # run eagerly (under jvp), the rule's Python scalars stay Python scalars, as JAX's
             eager = type(current_trace()) is EvalTrace
             outs = split.flatten_out(res[0], f"primal output of the jvp rule of {name}", not eager)
@@ -514,7 +576,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         res_tree: list[Any] = []
 
         def fun_flat(*xs):
-            return split.flatten_out(self.fun(*split.full_args(xs)), f"{name} output")
+            return split.fun_outputs(self.fun(*split.full_args(xs)), name)
 
         def fwd_flat(*xs, perturbed):
             if self.symbolic_zeros:  # JAX's records of the value and whether it is perturbed
@@ -530,6 +592,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                     "forward pass for use on the backward pass), but instead of a pair the fwd "
                     f"rule {rule} produced {res}.\nReturn (output, residuals)."
                 )
+            split.check_rule_primal(res[0], "fwd", fwd_flat.__name__, name)
             outs = split.flatten_out(res[0], f"primal output of the fwd rule of {name}")
             res_leaves, tree = tree_util.tree_flatten(res[1])
             refs = _refs_at(res_leaves)  # residual Refs reach bwd as themselves

@@ -535,3 +535,51 @@ def test_bwd_cotangent_nodes_are_not_rebuilt_with_nones():
     f.defvjp(lambda x: (x[0], None), lambda _, g: (Box([g]),))
     (g,) = core.grad(f)(Box([1.0]))
     assert float(g) == 1.0
+
+
+def _in_scan(f, x):
+    return core.lax.scan(lambda c, _: (f(c), None), x, None, length=1)[0]
+
+
+def _pair_jvp():
+    f = core.custom_jvp(lambda x: x)
+    f.defjvp(lambda p, t: ((p[0], p[0]), (t[0], t[0])))
+    return lambda: core.jvp(lambda x: _in_scan(f, x), (jnp.float32(1),), (jnp.float32(1),))
+
+
+def _shape_fwd():
+    k = core.custom_vjp(lambda x: {"a": x})
+    k.defvjp(lambda x: ({"a": jnp.zeros((3, *x.shape))}, None), lambda _, y: (y["a"],))
+    return lambda: core.grad(lambda x: _in_scan(lambda y: k(y)["a"], x))(jnp.float32(1))
+
+
+_PRIMAL = (
+    "must produce a pair (list or tuple of length two) where the first element represents the "
+    "primal output "
+)
+RULE_PRIMAL_ERRORS = [  # (make the call, JAX 0.10.2's text up to the fix)
+    (
+        _pair_jvp,
+        f"Custom JVP rule <lambda> for function <lambda> {_PRIMAL}(equal in value to the output "
+        "of the custom_jvp-decorated function <lambda>, and in particular of the same "
+        "container/pytree structure), but instead the JVP rule output's first element had "
+        "container/pytree structure:\n    (float32[], float32[])\nwhile the custom_jvp-decorated "
+        "function <lambda> had output container/pytree structure:\n    float32[].",
+    ),
+    (
+        _shape_fwd,
+        f"Custom VJP fwd rule <lambda> for function <lambda> {_PRIMAL}(equal to the output of the "
+        "custom_vjp-decorated function <lambda>) and the second element represents residuals "
+        "(i.e. values stored from the forward pass for use on the backward pass), but instead "
+        "the fwd rule output's first element had shapes/dtypes of:\n    {a: float32[3]}\nwhile "
+        "the custom_vjp-decorated function <lambda> had output shapes/dtypes of:\n"
+        "    {a: float32[]}",
+    ),
+]
+
+
+@pytest.mark.parametrize("make, text", RULE_PRIMAL_ERRORS)
+def test_rule_primal_outputs_unlike_the_function_s_are_jaxs_error(make, text):
+    with pytest.raises(TypeError) as info:
+        make()()
+    assert str(info.value).split("\nReturn")[0] == text
