@@ -92,7 +92,10 @@ def scatter_batch(args, dims, *, prim, dimension_numbers, **params):
 
 def _batch_dynamic_slice_indices(starts: list[Any], dims: list[int | None]) -> tuple[Any, Any]:
     """JAX's: the start indices as one index vector, batched on axis 0 if any start is (in
-    their common integer dtype: a loop counter and a Python int differ under x64)."""
+    their common integer dtype: a loop counter and a Python int differ under x64). A scalar
+    operand has no starts: an empty index vector."""
+    if not starts:
+        return sh.full((0,), 0, np.dtype(np.int32)), None
     dtype = np.result_type(*(get_aval(s).dtype for s in starts))
     starts = [
         s if get_aval(s).dtype == dtype else sh.convert_element_type(s, dtype) for s in starts

@@ -276,3 +276,13 @@ def test_scatter_shape_errors_as_jax(ishape, ushape, dims, message):
     x, idx, upd = jnp.zeros((4, 3, 2)), jnp.zeros(ishape, jnp.int32), jnp.zeros(ushape)
     with pytest.raises(TypeError, match=re.escape(message)):
         lax.scatter(x, idx, upd, lax.ScatterDimensionNumbers(*dims))
+
+
+def test_vmap_of_scalar_dynamic_slices():
+    # JAX's batching_test (issue 3883): a scalar operand has no start indices; the batching
+    # rule's empty index vector raised numpy's "at least one array or dtype is required"
+    xs = jnp.array([1, 2, 3, 4])
+    got = core.vmap(lambda x: lax.dynamic_slice(x, [], []))(xs)
+    np.testing.assert_array_equal(np.asarray(got), [1, 2, 3, 4])
+    got = core.vmap(lambda x: lax.dynamic_update_slice(x, 7, []))(xs)
+    np.testing.assert_array_equal(np.asarray(got), [7, 7, 7, 7])
