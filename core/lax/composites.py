@@ -37,6 +37,7 @@ from core.ir import ClosedJaxpr, eval_jaxpr
 from core.jit.library import library_jit
 from core.named_sharding import like_sharding, placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
+from core.numpy._util import canonical_shape
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import gather as gt
@@ -217,7 +218,7 @@ def reshape(operand: Any, new_sizes: Sequence[int], dimensions: Sequence[int] | 
                 f"dimensions {dims} for shape {shape}."
             )
         operand = shapes.transpose(operand, dims)
-    return shapes.reshape(operand, tuple(new_sizes))
+    return shapes.reshape(operand, canonical_shape(new_sizes))
 
 
 def broadcast(operand: Any, sizes: Sequence[int]) -> Any:
@@ -235,8 +236,18 @@ def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
 
 
 def squeeze(array: Any, dimensions: Sequence[int]) -> Any:
-    """`lax.squeeze`: removes the given unit dimensions."""
-    return shapes.squeeze(array, tuple(dimensions))
+    """`lax.squeeze`: removes the given unit dimensions (an Array even when there are none,
+    as in JAX; a dimension named twice is JAX's ValueError)."""
+    array = as_value(array)
+    nd = get_aval(array).ndim
+    dims = [operator.index(d) for d in dimensions]  # None: Python's TypeError, as JAX's
+    for d in dims:
+        if not -nd <= d < nd:
+            raise ShapeError(f"axis {d} is out of bounds for array of dimension {nd}")
+    dims = sorted(d % nd for d in dims)
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"dimensions are not unique: {tuple(dims)}")
+    return shapes.squeeze(array, tuple(dims))
 
 
 def collapse(operand: Any, start_dimension: int, stop_dimension: int | None = None) -> Any:
@@ -503,13 +514,8 @@ def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> An
 
 
 def split(operand: Any, sizes: Sequence[int], axis: int = 0) -> list[Any]:
-    """`lax.split`: consecutive pieces of the given sizes along `axis`."""
-    shape = get_aval(operand).shape
-    axis = axis % len(shape)
-    if sum(int(s) for s in sizes) != shape[axis]:
-        raise ValueError(
-            f"split: sizes {sizes} must sum to the size {shape[axis]} of axis {axis} of {shape}"
-        )
+    """`lax.split`: consecutive pieces of the given sizes along `axis` (JAX's ValueErrors for
+    an axis out of bounds, negative sizes, or sizes that do not sum to the axis)."""
     return ix.split(operand, sizes, axis)
 
 
@@ -741,10 +747,13 @@ def reduce(
     """
     flat, tree = tree_util.tree_flatten(operands)
     inits, init_tree = tree_util.tree_flatten(init_values)
-    if tree != init_tree:
-        raise TypeError(
-            f"reduce: operands {tree} and init_values {init_tree} must have the same structure"
+    if tree != init_tree:  # JAX's ValueErrors (ShapeError is one)
+        raise ShapeError(
+            f"Operands must have the same tree structure as init_values: {tree} vs. {init_tree}"
         )
+    init_shapes = [np.shape(i) for i in inits]
+    if any(init_shapes):
+        raise ShapeError(f"reduce found non-scalar initial value: {init_shapes}")
     aval0 = get_aval(flat[0])
     if any(not 0 <= int(d) < aval0.ndim for d in dimensions):
         raise ValueError(
@@ -752,7 +761,10 @@ def reduce(
             f"{aval0.str_short()}.\nName dimensions in [0, {aval0.ndim}); lax.reduce takes no "
             "negative ones."
         )
-    dims = tuple(sorted({int(d) for d in dimensions}))
+    dims = tuple(int(d) for d in dimensions)
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"duplicate value in 'axes' of reduction: {dims}")
+    dims = tuple(sorted(dims))
     inits = [
         ew.full_like(shapes.full((), 0, get_aval(x).dtype), i) if not hasattr(i, "aval") else i
         for x, i in zip(flat, inits)

@@ -645,6 +645,22 @@ def _abs_impl(x):
 
 
 abs_p = unop("abs", _errstate(_abs_impl), "ifc")  # JAX's: no unsigned (jnp.abs: unchanged)
+_abs_kinds_eval = abs_p.abstract_eval
+
+
+def _abs_abstract_eval(x):
+    # JAX's abs (its only unop so) refuses the sub-byte integers, after its kinds check
+    out = _abs_kinds_eval(x)
+    if x.dtype.name in dtypes.INTN_NAMES:
+        raise DTypeError(
+            f"abs does not accept dtype {x.dtype.name}. Support for narrow-width integers is "
+            "platform-dependent and limited to a few specific operations, e.g. basic "
+            "arithmetic and type casting."
+        )
+    return out
+
+
+abs_p.def_abstract_eval(_abs_abstract_eval)
 
 
 def _abs_jvp(g, x):

@@ -400,10 +400,14 @@ split_p = Primitive("split", multiple_results=True)
 
 
 def _split_abstract_eval(x, *, sizes, axis):
-    if not 0 <= axis < x.ndim or any(s < 0 for s in sizes) or sum(sizes) != x.shape[axis]:
+    if not 0 <= axis < x.ndim:
+        raise ShapeError(f"axis {axis} is out of bounds for array of dimension {x.ndim}")
+    if any(s < 0 for s in sizes):  # JAX's messages
+        raise ShapeError(f"Sizes passed to split must be nonnegative, got {list(sizes)}")
+    if sum(sizes) != x.shape[axis]:
         raise ShapeError(
-            f"split: sizes {tuple(int(s) for s in sizes)} must be non-negative and sum to "
-            f"dimension {axis} of an operand of shape {x.shape}"
+            f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand shape "
+            f"{list(x.shape)}"
         )
     shape = list(x.shape)
     out = []
@@ -450,7 +454,7 @@ def split(operand: Any, sizes, axis: int = 0) -> list[Any]:
     `jnp.split` passes them: they print as `np.int64(2)`)."""
     ndim = get_aval(operand).ndim
     if not -ndim <= axis < ndim:
-        raise ShapeError(f"split: axis {axis} is out of bounds for an operand of rank {ndim}")
+        raise ShapeError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return split_p.bind(operand, sizes=static_ints(sizes), axis=int(axis) % ndim)
 
 

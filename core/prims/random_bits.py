@@ -145,8 +145,8 @@ def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
     aval = get_aval(operand)
     if type(aval.dtype) is dtypes.KeyDType:  # JAX's message; the data is `random.key_data`
         raise KeyDTypeConversionError(f"unexpected input: dtype={aval.dtype}")
-    if aval.dtype == new_dtype:
-        return operand
+    if aval.dtype == new_dtype and not aval.weak_type:
+        return operand  # (a weakly typed operand binds: the result is not weak, as in JAX)
     if any(dtypes.kind(d) in "bc" for d in (aval.dtype, new_dtype)):
         raise DTypeError(
             "lax.bitcast_convert_type does not support bool or complex values unless the "

@@ -190,6 +190,9 @@ def _top_k_impl(x, *, k, axis):
     return [np.moveaxis(vals, -1, axis), np.moveaxis(idx.astype(np.int32), -1, axis)]
 
 
+_INT32_MAX = int(np.iinfo(np.int32).max)
+
+
 def _top_k_abstract_eval(x, *, k, axis):
     if np.dtype(x.dtype).kind == "c":
         raise UnorderedDTypeError(
@@ -202,6 +205,11 @@ def _top_k_abstract_eval(x, *, k, axis):
         raise ShapeError(
             "k argument to top_k must be no larger than size along axis; got "
             f"k={k} with shape={list(x.shape)} and axis={axis}"
+        )
+    if x.shape[axis] > _INT32_MAX + 1:
+        raise ShapeError(
+            "top_k returns int32 indices, which will overflow for array dimensions larger than "
+            f"the maximum int32 ({_INT32_MAX}). Got operand.shape={x.shape}"
         )
     shape = (*x.shape[:axis], k, *x.shape[axis + 1 :])
     return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32)]

@@ -15,7 +15,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core import random
+from core import lax, random
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError, TypePromotionError
 from core.prims.random_bits import bitcast_convert_type, threefry2x32
 from tests.core import rbg_cases
@@ -66,6 +66,14 @@ def test_bitcast_convert_type_roundtrip():
     np.testing.assert_array_equal(
         _np(bitcast_convert_type(x, jnp.uint8)), _np(x).view(np.uint8).reshape(3, 4)
     )
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_bitcast_convert_type_result_is_never_weak(jit):
+    # JAX 0.10.2 (its lax_test): a weakly typed operand bitcast to its own dtype is not weak
+    f = lambda x: lax.bitcast_convert_type(x, jnp.float32)  # noqa: E731
+    out = (core.jit(f) if jit else f)(1.0)
+    assert (out.dtype, out.weak_type) == (jnp.float32, False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -438,35 +438,68 @@ _X = np.arange(6.0, dtype=np.float32).reshape(2, 3)
 @pytest.mark.parametrize(
     "call, cls, first_line",
     [  # JAX 0.10.2's classes and first lines (session 38's probes)
-        (lambda: lax.add(_X, np.ones(3, np.float32)), TypeError,
-         "add: arrays must have the same number of dimensions, got {1, 2}"),
+        (
+            lambda: lax.add(_X, np.ones(3, np.float32)),
+            TypeError,
+            "add: arrays must have the same number of dimensions, got {1, 2}",
+        ),
         # shapes are checked before dtypes (and the primitive's name is JAX's)
-        (lambda: lax.add(_X, np.ones(3, np.int32)), TypeError,
-         "add: arrays must have the same number of dimensions, got {1, 2}"),
-        (lambda: lax.bitwise_and(_X, np.ones(3, np.int32)), TypeError,
-         "and: arrays must have the same number of dimensions, got {1, 2}"),
-        (lambda: lax.add(_X, np.ones((2, 4), np.int32)), TypeError,
-         "add got incompatible shapes for broadcasting: (2, 3), (2, 4)."),
-        (lambda: lax.reshape(_X, (3, 2), dimensions=(0,)), TypeError,
-         "reshape dimensions must be a permutation of operand dimensions, got dimensions (0,) "
-         "for shape (2, 3)."),
-        (lambda: lax.reduce(_X, 0.0, lax.add, (2,)), ValueError,
-         "reduction axes (2,) contains out-of-bounds indices for float32[2,3]."),
-        (lambda: lax.reduce_max(_X, (0, 0)), ValueError,
-         "duplicate value in 'axes' of reduction: (0, 0)"),
-        (lambda: lax.iota(np.float32, -1), TypeError,
-         "iota shape must have every element be nonnegative, got (-1,)."),
-        (lambda: lax.complex(np.arange(3), np.arange(3)), TypeError,
-         "complex does not accept dtype int32 at position 0. Accepted dtypes at position 0 are "
-         "subtypes of float32, float64."),
-        (lambda: lax.scatter_add(
-            _X, np.zeros((1, 1), np.int32), np.ones((1, 3), np.float32),
-            lax.ScatterDimensionNumbers((0,), (0,), (0,))), TypeError,
-         "Bounds of the scatter dimensions of updates must be the same as the bounds of the "
-         "corresponding dimensions of scatter indices. For scatter dimension 1, updates bound "
-         "is 3, indices bound is 1."),
+        (
+            lambda: lax.add(_X, np.ones(3, np.int32)),
+            TypeError,
+            "add: arrays must have the same number of dimensions, got {1, 2}",
+        ),
+        (
+            lambda: lax.bitwise_and(_X, np.ones(3, np.int32)),
+            TypeError,
+            "and: arrays must have the same number of dimensions, got {1, 2}",
+        ),
+        (
+            lambda: lax.add(_X, np.ones((2, 4), np.int32)),
+            TypeError,
+            "add got incompatible shapes for broadcasting: (2, 3), (2, 4).",
+        ),
+        (
+            lambda: lax.reshape(_X, (3, 2), dimensions=(0,)),
+            TypeError,
+            "reshape dimensions must be a permutation of operand dimensions, got dimensions (0,) "
+            "for shape (2, 3).",
+        ),
+        (
+            lambda: lax.reduce(_X, 0.0, lax.add, (2,)),
+            ValueError,
+            "reduction axes (2,) contains out-of-bounds indices for float32[2,3].",
+        ),
+        (
+            lambda: lax.reduce_max(_X, (0, 0)),
+            ValueError,
+            "duplicate value in 'axes' of reduction: (0, 0)",
+        ),
+        (
+            lambda: lax.iota(np.float32, -1),
+            TypeError,
+            "iota shape must have every element be nonnegative, got (-1,).",
+        ),
+        (
+            lambda: lax.complex(np.arange(3), np.arange(3)),
+            TypeError,
+            "complex does not accept dtype int32 at position 0. Accepted dtypes at position 0 are "
+            "subtypes of float32, float64.",
+        ),
+        (
+            lambda: lax.scatter_add(
+                _X,
+                np.zeros((1, 1), np.int32),
+                np.ones((1, 3), np.float32),
+                lax.ScatterDimensionNumbers((0,), (0,), (0,)),
+            ),
+            TypeError,
+            "Bounds of the scatter dimensions of updates must be the same as the bounds of the "
+            "corresponding dimensions of scatter indices. For scatter dimension 1, updates bound "
+            "is 3, indices bound is 1.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_jaxs_first_lines(call, cls, first_line):
     with pytest.raises(cls) as info:
         call()
@@ -495,3 +528,82 @@ def test_broadcast_shapes_as_jax(fn, shapes, want):
             fn(*shapes)
     else:
         assert fn(*shapes) == want
+
+
+# JAX 0.10.2's error classes and first lines (found by JAX's lax_test)
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: lax.squeeze(np.ones((1, 2)), (0, 0)),
+            ValueError,
+            "dimensions are not unique: (0, 0)",
+        ),
+        (
+            lambda: lax.squeeze(np.ones((1, 2)), (-3,)),
+            ValueError,
+            "axis -3 is out of bounds for array of dimension 2",
+        ),
+        (
+            lambda: lax.squeeze(np.ones((1, 2)), (None,)),
+            TypeError,
+            "'NoneType' object cannot be interpreted as an integer",
+        ),
+        (
+            lambda: lax.split(np.arange(5), [-1, 6]),
+            ValueError,
+            "Sizes passed to split must be nonnegative, got [-1, 6]",
+        ),
+        (
+            lambda: lax.split(np.arange(5), [2, 2]),
+            ValueError,
+            "Sum of sizes 4 must be equal to dimension 0 of the operand shape [5]",
+        ),
+        (
+            lambda: lax.split(np.arange(5), (), axis=1),
+            ValueError,
+            "axis 1 is out of bounds for array of dimension 1",
+        ),
+        (
+            lambda: lax.reshape(np.ones(4), (np.array([2, 2]),)),
+            TypeError,
+            "Shapes must be 1D sequences of concrete values of integer type",
+        ),
+        (
+            lambda: lax.reshape(np.ones(4), (2.0, 2.0)),
+            TypeError,
+            "Shapes must be 1D sequences of concrete values of integer type",
+        ),
+        (
+            lambda: lax.reduce({"a": np.ones(3)}, {"b": 0.0}, lambda x, y: x, [0]),
+            ValueError,
+            "Operands must have the same tree structure as init_values",
+        ),
+        (
+            lambda: lax.reduce(np.ones(3), np.zeros(3), lax.add, [0]),
+            ValueError,
+            "reduce found non-scalar initial value: [(3,)]",
+        ),
+        (
+            lambda: lax.reduce(np.ones((2, 3)), 0.0, lax.add, (1, 1)),
+            ValueError,
+            "duplicate value in 'axes' of reduction: (1, 1)",
+        ),
+    ],
+)
+def test_shape_errors_as_jax(call, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        call()
+
+
+@pytest.mark.parametrize("x", [np.arange(3), np.float32(2.0), 2.0])
+def test_squeeze_of_nothing_is_an_array(x):
+    # JAX 0.10.2: an Array (numpy in, numpy out before); int64 numpy becomes int32
+    out = lax.squeeze(x, ())
+    assert isinstance(out, core.Array)
+    assert out.dtype == (jnp.int32 if np.ndim(x) else jnp.float32)
+
+
+def test_reshape_takes_concrete_array_sizes():
+    out = lax.reshape(np.ones(3, np.float32), (lax.add(1, 2), 1))
+    assert out.shape == (3, 1)

@@ -95,3 +95,12 @@ def test_negative_integer_pow_of_complex_infinities_is_xlas_division(y, dtype):
     zeros = want == 0
     np.testing.assert_array_equal(np.signbit(got.real[zeros]), np.signbit(want.real[zeros]))
     np.testing.assert_array_equal(np.signbit(got.imag[zeros]), np.signbit(want.imag[zeros]))
+
+
+@pytest.mark.parametrize("dtype", ["int4", "int2"])
+def test_abs_refuses_sub_byte_integers_as_jax(dtype):
+    # JAX 0.10.2's abs is its one unop without narrow integers (neg, sign, // keep them)
+    x = jnp.array([1, -1], dtype=dtype)
+    with pytest.raises(TypeError, match=f"abs does not accept dtype {dtype}. Support for narrow"):
+        lax.abs(x)
+    assert np.asarray(lax.neg(x)).astype(int).tolist() == [-1, 1]

@@ -6,6 +6,7 @@ number dtypes."""
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 from core import lax
 
@@ -159,3 +160,10 @@ def test_approx_top_k_reduced_size_errors(kwargs, message):
         lax.approx_max_k(jnp.ones((2, 2000)), 3, aggregate_to_topk=False, **kwargs)
     assert type(info.value).__name__ == "JaxRuntimeError"
     assert str(info.value) == message
+
+
+def test_top_k_refuses_axes_its_int32_indices_cannot_count():
+    # JAX 0.10.2's ValueError (abstract evaluation only: nothing is allocated)
+    x = core.ShapeDtypeStruct((2**31 + 1,), jnp.bfloat16)
+    with pytest.raises(ValueError, match="top_k returns int32 indices, which will overflow"):
+        core.eval_shape(lambda v: lax.top_k(v, 100), x)
