@@ -193,7 +193,7 @@ def test_split():
     parts = lax.split(M, (1, 3), axis=1)
     np.testing.assert_array_equal(parts[0], M[:, :1])
     np.testing.assert_array_equal(parts[1], M[:, 1:])
-    with pytest.raises(ValueError, match="must sum"):
+    with pytest.raises(ValueError, match="Sum of sizes 3 must be equal to dimension 1"):
         lax.split(M, (1, 2), axis=1)
 
 
