@@ -336,15 +336,26 @@ def read_events(log_dir: str | os.PathLike) -> list[Event]:
         log_dir: the directory given to `SummaryWriter`.
 
     Returns:
-        `Event` protocol buffers in file order (files sorted by name); each has ``step``,
-        ``wall_time`` and ``summary.value`` entries with ``tag`` and ``simple_value``,
-        ``histo``, ``tensor`` or ``metadata``.
+        `Event` protocol buffers in file order (files in the order their writers opened them);
+        each has ``step``, ``wall_time`` and ``summary.value`` entries with ``tag`` and
+        ``simple_value``, ``histo``, ``tensor`` or ``metadata``.
 
     Raises:
         ValueError: an event file is truncated or fails its CRC check.
     """
-    files = sorted(Path(log_dir).glob("events.out.tfevents.*"))
-    return [Event.FromString(body) for f in files for body in _records(f)]
+    files = [
+        [Event.FromString(body) for body in _records(f)]
+        for f in Path(log_dir).glob("events.out.tfevents.*")
+    ]
+    return [event for events in sorted(files, key=_opened) for event in events]
+
+
+def _opened(events: list[Event]) -> float:
+    """When the writer of an event file opened it: the wall time of its first event (the
+    file version record). Sorting the files by name put a run resumed within the same second
+    before the run it resumed whenever the process's file counter gained a digit (``.10``
+    sorts before ``.9``), or whenever another process with a smaller pid wrote it."""
+    return events[0].wall_time if events else float("inf")
 
 
 def read_scalars(log_dir: str | os.PathLike) -> dict[str, list[tuple[int, float]]]:

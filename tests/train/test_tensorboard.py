@@ -1,9 +1,12 @@
 """TensorBoard writer: the event files contain the expected tags and values."""
 
+import itertools
+
 import numpy as np
 import pytest
 
 import core.numpy as jnp
+from train import tensorboard
 from train.tensorboard import SummaryWriter, flatten_hparams, read_events, read_scalars
 
 
@@ -126,3 +129,14 @@ def test_flatten_hparams_matches_flax():
         {"opt": {"lr": 0.1, "sub": {"b": True}}, "layers": [1, 2], "f": np.float32(2)}
     )
     assert got == {"opt.lr": 0.1, "opt.sub.b": True, "layers": "[1, 2]", "f": np.float32(2)}
+
+
+def test_reader_orders_files_by_when_their_writers_opened(tmp_path, monkeypatch):
+    """Files of one directory are read in the order they were opened, not by name (a writer's
+    name ends in its process's counter: `.10` sorts before `.9`)."""
+    monkeypatch.setattr(tensorboard, "_file_counter", itertools.count(9))
+    for step in range(2):
+        with SummaryWriter(tmp_path) as writer:
+            writer.scalar("x", float(step), step=step)
+    assert sorted(p.name.rsplit(".", 1)[1] for p in tmp_path.iterdir()) == ["10", "9"]
+    assert read_scalars(tmp_path) == {"x": [(0, 0.0), (1, 1.0)]}
