@@ -138,6 +138,9 @@ class _State:
         self.in_compact_method = False
         self.in_setup = False
         self.setup_called = False
+        # a transform's copy of a module whose setup had run (Flax's SetupState.TRANSFORMED):
+        # its setup may define submodules at names an aliased argument's scope already holds
+        self.setup_transformed = False
         self.is_initialized = False
         self.autoname_cursor: dict[str, int] = {}
         self.children: dict[str, Any] = {}
@@ -496,13 +499,14 @@ class Module:
                 cursor = parent._state.autoname_cursor.get(prefix, 0)
                 object.__setattr__(self, "name", f"{prefix}_{cursor}")
                 parent._state.autoname_cursor[prefix] = cursor + 1
-            if parent._name_taken(self.name):
+            reuse = parent._state.in_setup and parent._state.setup_transformed
+            if not reuse and parent._name_taken(self.name):
                 raise errors.NameInUseError(
                     "submodule", self.name, type(parent).__name__, parent._path_text
                 )
             parent._state.children[self.name] = self
             if parent.scope is not None:
-                object.__setattr__(self, "scope", parent.scope.push(self.name))
+                object.__setattr__(self, "scope", parent.scope.push(self.name, reuse=reuse))
         elif parent is None:
             # A top-level module stays open until it is bound, as Flax's does: its attributes
             # (a field, or `model.apply = jax.jit(model.apply)`) may be set; a bound or

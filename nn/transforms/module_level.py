@@ -237,6 +237,7 @@ def _call_on_clone(
     cache: dict[int, Module] = {}
     args, kwargs = _bind_args((args, kwargs), scopes, cache)
     clone = _bind_clone(module, scopes, cls, cache)
+    clone._state.setup_transformed = module._state.setup_called
     in_compact = module._state.in_compact_method
     if in_compact:
         clone._state.in_compact_method = True

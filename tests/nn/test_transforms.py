@@ -1078,3 +1078,26 @@ def test_a_transformed_method_returning_a_variable_raises_flax_error():
         ".readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors."
         "TransformedMethodReturnValueError)"
     )
+
+
+def test_jit_method_given_a_setup_submodule_defines_it_again_inside():
+    """A jitted method passed ``self.inner`` (defined in setup): inside, the copy's setup
+    defines ``inner`` at the scope the argument already lifted (Flax's reused scopes); the
+    variables are those of the untransformed module."""
+
+    class Plain(nn.Module):
+        def setup(self):
+            self.inner = nn.Dense(2)
+
+        def helper(self, x, m):
+            return m(x)
+
+        def __call__(self, x):
+            return self.helper(x, self.inner)
+
+    class Jitted(Plain):
+        helper = nn.jit(Plain.helper)
+        __call__ = nn.jit(Plain.__call__)
+
+    x = jnp.ones((2,))
+    assert shapes(Jitted().init(random.key(0), x)) == shapes(Plain().init(random.key(0), x))
