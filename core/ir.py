@@ -126,7 +126,17 @@ class Jaxpr:
 
     __str__ = __repr__
 
-    def pretty_print(self) -> str:
+    def pretty_print(self, **options: Any) -> str:
+        """The printed program (`str(jaxpr)`), as JAX's `Jaxpr.pretty_print`.
+
+        Args:
+          **options: JAX's printing options (`use_color`, `source_info`, `print_shapes`...),
+            accepted; numbax prints one way, JAX's default one without color.
+
+        Returns:
+          The text.
+        """
+        del options
         return pp_jaxpr(self)
 
 
@@ -160,6 +170,17 @@ class ClosedJaxpr:
         return pp_jaxpr(self.jaxpr)
 
     __str__ = __repr__
+
+    def pretty_print(self, **options: Any) -> str:
+        """The printed program, as JAX's `ClosedJaxpr.pretty_print` (see `Jaxpr.pretty_print`).
+
+        Args:
+          **options: JAX's printing options, accepted.
+
+        Returns:
+          The text.
+        """
+        return self.jaxpr.pretty_print(**options)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -115,3 +115,26 @@ def test_out_types_are_jaxs(name):
         warnings.simplefilter("ignore")
         closed = core.make_jaxpr(fun)(*args)
     assert out_types(closed) == RECORDED_TYPES[name]
+
+
+def test_pretty_print_is_the_printed_program():
+    # JAX 0.10.2: make_jaxpr(f)(x).pretty_print(use_color=False) for a custom_jvp function
+    f = core.custom_jvp(lambda x: x + 1)
+
+    def f_jvp(primals, tangents):
+        return f(*primals), tangents[0]
+
+    f.defjvp(f_jvp)
+    closed = core.make_jaxpr(f)(jnp.array([4.2], dtype=jnp.float32))
+    text = closed.pretty_print(use_color=False)
+    assert text == str(closed) == closed.jaxpr.pretty_print(source_info=False)
+    assert text == (
+        "{ lambda ; a:f32[1]. let\n"
+        "    b:f32[1] = custom_jvp_call[\n"
+        "      name=<lambda>\n"
+        "      call_jaxpr={ lambda ; c:f32[1]. let d:f32[1] = add c 1.0:f32[] in (d,) }\n"
+        "      jvp=f_jvp\n"
+        "      symbolic_zeros=False\n"
+        "    ] a\n"
+        "  in (b,) }"
+    )
