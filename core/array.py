@@ -329,10 +329,19 @@ def _rebuild(value: np.ndarray, weak_type: bool) -> Array:
     return Array(value, weak_type)
 
 
+MASKED_ARRAY_MESSAGE = (
+    "numpy masked arrays are not supported as direct inputs to JAX functions. Use arr.filled() "
+    "to convert the value to a standard numpy array."
+)
+
+
 def asarray_concrete(x: Any, dtype: Any = None, weak_type: bool | None = None) -> Array:
-    """Wraps a Python/numpy value as an `Array` with a canonical dtype (no tracing involved)."""
+    """Wraps a Python/numpy value as an `Array` with a canonical dtype (no tracing involved).
+    A numpy masked array is JAX's ValueError (`jnp.array` strips the mask first, as JAX's)."""
     if isinstance(x, Array) and dtype is None:
         return x
+    if isinstance(x, np.ma.MaskedArray):
+        raise ValueError(MASKED_ARRAY_MESSAGE)
     if dtype is None:
         dt, weak = dtypes.dtype_and_weak(x) if not isinstance(x, Array) else (x.dtype, x.weak_type)
     else:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.array import Array
+from core.array import MASKED_ARRAY_MESSAGE, Array
 from core.errors import (
     ConcretizationTypeError,
     MultiIndexLengthError,
@@ -71,6 +71,10 @@ def array(
 
 def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
     dt = np_dtype(dtype, "array")
+    if isinstance(object, np.ma.MaskedArray):  # JAX's copy drops the mask (numpy's)
+        if not copy:
+            raise ValueError(MASKED_ARRAY_MESSAGE)
+        object = np.array(object)
     if _is_float0(object) and dt in (None, dtypes.float0):
         return np.array(object, copy=copy)  # JAX's: tangent data (no values) stays numpy's
     if isinstance(object, Tracer):  # JAX's: a traced value is copied (`copy`), then converted
@@ -497,14 +501,14 @@ def _known(v: Any) -> Any:
 def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
     # a tracer of a known value (under grad or jvp) is read as that value, as JAX's
     start, stop, step = (_known(v) for v in (start, stop, step))
-    for v in (start, stop, step):
-        if isinstance(v, Tracer):
+    start_name = "stop" if stop is None and step is None else "start"
+    for name, v in ((start_name, start), ("stop", stop), ("step", step)):
+        if isinstance(v, Tracer):  # JAX's words, then the fix
             raise ConcretizationTypeError(
                 traced_shape(v.aval),
-                "It arose in jnp.arange, whose start/stop/step must be concrete; under jit "
-                "pass them as static arguments (static_argnames=...).",
+                f"It arose in the jnp.arange argument '{name}'\nUnder jit, pass the "
+                "start/stop/step as static arguments (static_argnames=...).",
             )
-    start_name = "stop" if stop is None and step is None else "start"
     for name, v in ((start_name, start), ("stop", stop), ("step", step)):
         if v is not None and np.ndim(v) != 0:
             raise ValueError(

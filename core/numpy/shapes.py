@@ -371,9 +371,24 @@ def atleast_3d(*arys: Any) -> Any:
 # Splitting and stacking
 
 
+def _split_concrete(v: Any) -> Any:
+    """A split point or section count as a concrete value (a tracer's under `grad`/`jvp`), else
+    JAX's `ConcretizationTypeError`."""
+    if not isinstance(v, Tracer):
+        return v
+    c = v.to_concrete_value()
+    if c is None:
+        raise ConcretizationTypeError(traced_shape(v.aval), "in jax.numpy.split argument 1")
+    return c
+
+
 def _split_points(n: int, indices_or_sections: Any, even: bool) -> list[int]:
-    if isinstance(indices_or_sections, (int, np.integer)):
-        k = int(indices_or_sections)
+    if isinstance(indices_or_sections, (list, tuple)):
+        indices_or_sections = [_split_concrete(v) for v in indices_or_sections]
+    else:
+        indices_or_sections = _split_concrete(indices_or_sections)
+    if np.ndim(indices_or_sections) == 0 and not isinstance(indices_or_sections, list):
+        k = int(indices_or_sections)  # a count of sections (a 0-d array or a float too, as JAX)
         if k == 0:  # JAX's class: its size computation divides by the count
             raise ZeroDivisionError(
                 "integer division or modulo by zero\nthe number of sections is 0: split into "

@@ -894,9 +894,10 @@ conj = conjugate
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """`|a - b| <= atol + rtol * |b|` elementwise (integers compared as floats, as in JAX);
     infinities must match exactly."""
-    a, b = promote_args_inexact(
-        "isclose", *promote_args("isclose", a, b, lax_shapes=True), lax_shapes=True
-    )
+    a, b = promote_args("isclose", a, b, lax_shapes=True)
+    if dtypes.issubdtype(get_aval(a).dtype, dtypes.extended):  # key arrays: equality, as JAX
+        return equal(a, b)
+    a, b = promote_args_inexact("isclose", a, b, lax_shapes=True)
     dt = dtypes.finfo(get_aval(a).dtype).dtype  # the tolerances' (|b| is real for complex b)
     rtol = sh.convert_element_type(ensure_array(rtol), dt)
     atol = sh.convert_element_type(ensure_array(atol), dt)

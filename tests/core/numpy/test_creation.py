@@ -282,3 +282,33 @@ def test_traced_shape_error_has_jaxs_hint():
     assert second == (
         "If using `jit`, try using `static_argnums` or applying `jit` to smaller subfunctions."
     )
+
+
+@pytest.mark.parametrize(
+    "fn, name",
+    [
+        (lambda s: jnp.arange(s), "stop"),
+        (lambda s: jnp.arange(s, 3), "start"),
+        (lambda s: jnp.arange(0, s), "stop"),
+        (lambda s: jnp.arange(0, 3, s), "step"),
+    ],
+)
+def test_arange_of_a_traced_bound_names_it(fn, name):
+    with pytest.raises(core.errors.ConcretizationTypeError) as info:
+        core.jit(fn)(1)
+    assert str(info.value).splitlines()[1] == f"It arose in the jnp.arange argument '{name}'"
+
+
+MASKED_MESSAGE = "numpy masked arrays are not supported as direct inputs to JAX functions"
+
+
+@pytest.mark.parametrize(
+    "fn", [jnp.asarray, jnp.sin, lambda m: jnp.array(m, copy=False), lambda m: jnp.zeros(2) + m]
+)
+def test_masked_arrays_are_refused(fn):
+    with pytest.raises(ValueError, match=MASKED_MESSAGE):
+        fn(np.ma.array([1.0, 2.0], mask=[True, False]))
+
+
+def test_array_copy_drops_the_mask():
+    np.testing.assert_array_equal(jnp.array(np.ma.array([1.0, 2.0], mask=[True, False])), [1, 2])

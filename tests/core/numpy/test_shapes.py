@@ -102,3 +102,21 @@ def test_broadcast_shapes_of_ints_and_arrays(shapes, want):
 
 def test_expand_dims_at_a_0d_array_axis():
     assert jnp.expand_dims(jnp.zeros(3), np.array(-1)).shape == (3, 1)
+
+
+@pytest.mark.parametrize("idx", [lambda i: i, lambda i: [2, i]])
+def test_split_at_traced_points_is_a_concretization_error(idx):
+    with pytest.raises(core.errors.ConcretizationTypeError) as info:
+        core.jit(lambda i: jnp.split(jnp.zeros((12, 2)), idx(i)))(2.0)
+    assert str(info.value).splitlines()[1] == "in jax.numpy.split argument 1"
+
+
+def test_split_reads_concrete_tracers_and_float_counts():
+    # under jvp the points are known (JAX's); a 0-d count (a float too) is a section count
+    parts = core.jvp(lambda i: jnp.split(jnp.zeros((12, 2)), i), (2.0,), (1.0,))[0]
+    assert [p.shape for p in parts] == [(6, 2), (6, 2)]
+    parts = core.jvp(lambda i: jnp.split(jnp.zeros(12), (1, i.astype(jnp.int32))), (2.0,), (1.0,))[
+        0
+    ]
+    assert [p.shape for p in parts] == [(1,), (1,), (10,)]
+    assert len(jnp.split(jnp.zeros(4), 2.0)) == 2 and len(jnp.split(jnp.zeros(4), np.array(2))) == 2

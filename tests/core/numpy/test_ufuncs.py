@@ -87,3 +87,10 @@ def test_string_arguments_are_jaxs_type_error(call, function, path):
         f"problematic value is of type <class 'str'> and was passed to the function at path "
         f"{path}."
     )
+
+
+def test_isclose_of_key_arrays_is_equality():
+    # JAX compares keys (an extended dtype) with `eq`, eagerly and under jit
+    k = core.random.key(0)
+    assert bool(jnp.isclose(k, k)) and bool(core.jit(jnp.isclose)(k, k))
+    np.testing.assert_array_equal(jnp.isclose(core.random.split(k, 2), k), [False, False])
