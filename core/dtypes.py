@@ -529,16 +529,19 @@ def is_integer(dtype: Any) -> bool:
 
 
 def finfo(dtype: Any) -> np.finfo:
-    """`jnp.finfo`; bfloat16's and the small floats' come from `ml_dtypes.finfo` (a `np.finfo`
-    subclass)."""
-    dt = canonicalize_dtype(dtype)
+    """`jnp.finfo`: of the dtype as given, not canonicalized (`finfo(float)` and
+    `finfo(jnp.float64)` describe float64 without x64, as in JAX); an array gives its dtype's;
+    bfloat16's and the small floats' come from `ml_dtypes.finfo` (a `np.finfo` subclass)."""
+    dt = dtype.dtype if isinstance(getattr(dtype, "dtype", None), np.dtype) else np.dtype(dtype)
     return ml_dtypes.finfo(dt) if dt in _ML_FLOATS else np.finfo(dt)
 
 
 def iinfo(dtype: Any) -> np.iinfo:
-    """`jnp.iinfo`; the sub-byte integers' come from `ml_dtypes.iinfo`."""
-    dt = canonicalize_dtype(dtype)
-    return ml_dtypes.iinfo(dt) if dt in INTN else np.iinfo(dt)
+    """`jnp.iinfo` (`ml_dtypes.iinfo`, as JAX's): of the dtype as given, not canonicalized
+    (`iinfo(int)` and `iinfo(1)` describe int64), the sub-byte integers' included."""
+    if isinstance(getattr(dtype, "dtype", None), np.dtype):
+        dtype = dtype.dtype  # an array or a scalar type (`jnp.int16`)
+    return ml_dtypes.iinfo(dtype)
 
 
 def int_info(dtype: np.dtype) -> Any:

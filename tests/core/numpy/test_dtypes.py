@@ -153,6 +153,40 @@ def test_dtype_helpers():
     assert jnp.isscalar(3.0) and jnp.isscalar(jnp.array(1)) and not jnp.isscalar(jnp.ones(2))
 
 
+# JAX 0.10.2 (x64 off): finfo and iinfo describe the dtype as given, not canonicalized; an
+# array gives its dtype's, a Python int value int64's, a float value raises
+@pytest.mark.parametrize(
+    "call, want",
+    [
+        (lambda: jnp.finfo(float).eps, np.finfo(np.float64).eps),
+        (lambda: jnp.finfo(jnp.float64).bits, 64),
+        (lambda: jnp.finfo(complex).dtype, np.dtype("float64")),
+        (lambda: jnp.finfo("complex64").dtype, np.dtype("float32")),
+        (lambda: jnp.finfo(jnp.ones(2, "float16")).dtype, np.dtype("float16")),
+        (lambda: jnp.finfo(jnp.bfloat16).eps, 0.0078125),
+        (lambda: jnp.iinfo(int).max, 2**63 - 1),
+        (lambda: jnp.iinfo(np.uint64).max, 2**64 - 1),
+        (lambda: jnp.iinfo(1).bits, 64),
+        (lambda: jnp.iinfo(jnp.ones(2, "int16")).min, -32768),
+        (lambda: jnp.iinfo(jnp.int4).min, -8),
+    ],
+)
+def test_finfo_iinfo_are_not_canonicalized(call, want):
+    assert call() == want
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: jnp.finfo(1.0), TypeError, "Cannot interpret '1.0' as a data type"),
+        (lambda: jnp.finfo("int32"), ValueError, "not inexact"),
+    ],
+)
+def test_finfo_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
 def test_scalar_types_survive_copies():
     """As JAX's `jnp.float32` (a class), copies are the object itself, so `copy.deepcopy` of a
     module or config holding a dtype works."""
