@@ -1207,6 +1207,14 @@ def _expand(x: Any, dim: int, gs: Any, *axes: int) -> Any:
     return shapes.transpose(expanded, tuple(int(i) for i in np.argsort(unsorted)))
 
 
+def _ragged_in_range(dim: int, rank: int, what: str, side: str) -> None:
+    if not 0 <= dim < rank:
+        raise ShapeError(
+            f"ragged_dot_general requires {what} numbers to be nonnegative and less than the "
+            f"number of axes of the {side} value, got {dim} for {side} of rank {rank}."
+        )
+
+
 def ragged_dot_general(
     lhs: Any,
     rhs: Any,
@@ -1241,36 +1249,62 @@ def ragged_dot_general(
 
     Raises:
       NotImplementedError: for ``group_offset``.
-      TypeError: if the ragged dimension is in none of the dimension kinds.
+      TypeError: JAX's shape-rule errors (the ragged and group dimensions, group_sizes'
+        shape).
     """
     del out_sharding
     if group_offset is not None:
         raise NotImplementedError("Unimplemented group_offset support.")
     rdn = ragged_dot_dimension_numbers
-    lhs_ndim = len(get_aval(lhs).shape)
+    lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
     (l_contract, r_contract), (l_batch, r_batch) = rdn.dot_dimension_numbers
     l_contract, r_contract, l_batch, r_batch = (
         list(d) for d in (l_contract, r_contract, l_batch, r_batch)
     )
+    # JAX's shape rule: its checks in its order, its messages
+    if len(rdn.lhs_ragged_dimensions) != 1:
+        raise ShapeError("ragged_dot_general expects exactly one lhs ragged dimension.")
     ragged = rdn.lhs_ragged_dimensions[0]
-    noncontract = _remaining(range(lhs_ndim), l_contract, l_batch)
+    _ragged_in_range(ragged, len(lhs_shape), "lhs ragged dimension", "lhs")
+    noncontract = _remaining(range(len(lhs_shape)), l_contract, l_batch)
     if ragged in noncontract:
         prefix = l_batch + noncontract[: noncontract.index(ragged)]
     elif ragged in l_contract:
         prefix = l_batch + l_contract[: l_contract.index(ragged)]
-    elif ragged in l_batch:
+    else:  # in range, the ragged dimension is a batch one if neither of the others
         prefix = l_batch[: l_batch.index(ragged)]
-    else:
-        raise TypeError(
-            f"lhs_ragged_dim {ragged} not found in lhs_noncontracting {noncontract}, "
-            f"lhs_contracting {l_contract}, or lhs_batch {l_batch}."
+    gs_shape = get_aval(group_sizes).shape
+    if not gs_shape:
+        raise ShapeError("expected rank of group_sizes to be >=1.")
+    want = (*(lhs_shape[i] for i in prefix), gs_shape[-1])
+    if len(gs_shape) != 1 and gs_shape != want:
+        raise ShapeError(f"expected group_sizes to have shape {want}, got {gs_shape}.")
+    if ragged not in noncontract and rdn.rhs_group_dimensions:
+        raise ShapeError(
+            "ragged_dot_general requires zero group dimensions in the rhs when lhs ragged "
+            "dimension is contracting or batch."
         )
-    if len(get_aval(group_sizes).shape) == 1:
-        lhs_shape = get_aval(lhs).shape
+    if ragged in noncontract:
+        if len(rdn.rhs_group_dimensions) != 1:
+            raise ShapeError(
+                "ragged_dot_general requires exactly one rhs group dimension when lhs ragged "
+                "dimension is noncontracting."
+            )
+        (group_dim,) = rdn.rhs_group_dimensions
+        _ragged_in_range(group_dim, len(rhs_shape), "rhs group dimension", "rhs")
+        if group_dim in r_batch or group_dim in r_contract:
+            raise ShapeError(
+                "ragged_dot_general requires rhs group dimension numbers to be distinct from "
+                "contracting and batch dimensions."
+            )
+        if rhs_shape[group_dim] != gs_shape[-1]:
+            raise ShapeError(
+                f"expected rhs group dimension size to be {gs_shape[-1]}, got "
+                f"{rhs_shape[group_dim]}."
+            )
+    if len(gs_shape) == 1:
         pre = tuple(lhs_shape[i] for i in prefix)
-        group_sizes = shapes.broadcast_in_dim(
-            group_sizes, pre + get_aval(group_sizes).shape, (len(pre),)
-        )
+        group_sizes = shapes.broadcast_in_dim(group_sizes, pre + gs_shape, (len(pre),))
     incr = lambda dims: [d + 1 for d in dims]
 
     def dot(a, b, dn):

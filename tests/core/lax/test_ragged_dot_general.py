@@ -5,6 +5,7 @@ three ragged modes, with batch dimensions, under `grad` and `jit`
 from __future__ import annotations
 
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -37,5 +38,32 @@ def test_dimension_numbers_and_errors():
     with pytest.raises(NotImplementedError, match="Unimplemented group_offset support"):
         lax.ragged_dot_general(x, w, gs, dn, group_offset=np.array([0]))
     bad = lax.RaggedDotDimensionNumbers((([1], [1]), ([], [])), [5], [0])
-    with pytest.raises(TypeError, match="lhs_ragged_dim 5 not found"):
+    with pytest.raises(TypeError, match="got 5 for lhs of rank 2"):
         lax.ragged_dot_general(x, w, gs, bad)
+
+
+# JAX 0.10.2's shape-rule TypeErrors, in its order (found by JAX's lax_test). Each row: lhs,
+# rhs and group_sizes shapes, dot dimension numbers, lhs ragged dims, rhs group dims, message.
+_NT = (((1,), (1,)), ((), ()))
+_MM = (((1,), (0,)), ((), ()))
+
+
+@pytest.mark.parametrize(
+    "ls, rs, gs, dn, ragged, group, message",
+    [
+        ((6, 4), (2, 4, 3), (2,), _NT, (0, 1), (0,), "expects exactly one lhs ragged dimension."),
+        ((6, 4), (2, 4, 3), (2,), _NT, (3,), (0,), "got 3 for lhs of rank 2."),
+        ((6, 4), (2, 4, 3), (), _NT, (0,), (0,), "expected rank of group_sizes to be >=1."),
+        ((6, 4), (2, 4, 3), (3, 2), _NT, (0,), (0,), "to have shape (2,), got (3, 2)."),
+        ((6, 4), (4, 3), (2,), _MM, (1,), (0,), "requires zero group dimensions in the rhs"),
+        ((6, 4), (4, 3), (2,), _MM, (0,), (), "requires exactly one rhs group dimension"),
+        ((6, 4), (2, 4, 3), (2,), _NT, (0,), (5,), "got 5 for rhs of rank 3."),
+        ((6, 4), (2, 4, 3), (2,), _NT, (0,), (1,), "distinct from contracting and batch"),
+        ((6, 4), (2, 4, 3), (3,), _NT, (0,), (0,), "group dimension size to be 3, got 2."),
+    ],
+)
+def test_shape_errors_as_jax(ls, rs, gs, dn, ragged, group, message):
+    rdn = lax.RaggedDotDimensionNumbers(dn, ragged, group)
+    args = np.ones(ls, np.float32), np.ones(rs, np.float32), np.ones(gs, np.int32)
+    with pytest.raises(TypeError, match=re.escape(message)):
+        lax.ragged_dot_general(*args, rdn)
