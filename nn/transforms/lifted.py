@@ -125,7 +125,9 @@ def scan(
       metadata_params: passed to the ``nn.meta`` boxes of scanned variables (see ``vmap``).
       methods: for a class, the methods to transform.
       _split_transpose: accepted for Flax compatibility.
-      check_constancy_invariants: accepted for Flax compatibility.
+      check_constancy_invariants: trace the body a first time to create the broadcast
+        variables and check they do not depend on the carry (default); False traces it
+        once, by the loop (Flax's faster simple scan, which creates no broadcast variable).
 
     Returns:
       The transformed class (named ``Scan<Class>``) or function.
@@ -140,7 +142,7 @@ def scan(
         >>> cell.apply(v, carry, jnp.ones((2, 5, 3)))[1].shape
         (2, 5, 4)
     """
-    del _split_transpose, check_constancy_invariants
+    del _split_transpose
     if data_transform is not None:
         raise NotImplementedError("nn.scan's data_transform is not supported.")
     return _transform(
@@ -158,6 +160,7 @@ def scan(
         reverse=reverse,
         unroll=unroll,
         metadata_params=metadata_params,
+        check_constancy_invariants=check_constancy_invariants,
     )
 
 

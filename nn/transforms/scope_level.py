@@ -117,8 +117,13 @@ def lift_scan(
     reverse: bool = False,
     unroll: int = 1,
     metadata_params: Mapping | None = None,
+    check_constancy_invariants: bool = True,
 ) -> Callable[..., Any]:
-    """``lax.scan`` of ``fn(scope, carry, *xs) -> (carry, ys)``; see :func:`scan`."""
+    """``lax.scan`` of ``fn(scope, carry, *xs) -> (carry, ys)``; see :func:`scan`.
+
+    Without ``check_constancy_invariants`` the body is traced once, by the loop (Flax's
+    simple scan): no first step creates broadcast variables or checks their constancy.
+    """
     var_filters, var_axes = _split_axes(variable_axes or {})
     rng_filters, rng_splits = _split_axes(split_rngs or {})
     in_filters = (variable_broadcast, variable_carry) + var_filters
@@ -160,13 +165,14 @@ def lift_scan(
         # of the body), then read by every step; without any to create, the call is abstract
         # (it only advances the RNG counters, as Flax's trace does).
         first = tree_util.tree_map(lambda v: _first_step(v, reverse), (svars, rng_xs, xs))
-        if all(
+        creates = not all(
             scope_lib.is_filter_empty(scope_lib.intersect_filters(m, variable_broadcast))
             for m in lift.mutables
-        ):
-            core.eval_shape(lambda b, c, x: body(b, c, x)[1], bvars, (cvars, init), first)
-        else:
+        )
+        if creates and check_constancy_invariants:
             bvars = _broadcast_init(lambda c, x: body(bvars, c, x)[0], (cvars, init), first)
+        elif check_constancy_invariants:
+            core.eval_shape(lambda b, c, x: body(b, c, x)[1], bvars, (cvars, init), first)
 
         def step(carry: tuple, x: tuple) -> tuple:
             _, carry, out = body(bvars, carry, x)

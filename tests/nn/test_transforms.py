@@ -1101,3 +1101,29 @@ def test_jit_method_given_a_setup_submodule_defines_it_again_inside():
 
     x = jnp.ones((2,))
     assert shapes(Jitted().init(random.key(0), x)) == shapes(Plain().init(random.key(0), x))
+
+
+def test_scan_without_constancy_checks_traces_the_body_once():
+    """`check_constancy_invariants=False` (Flax's simple scan): one trace per call, no first
+    step (so the keys differ, and broadcast variables are not created); Flax 0.12.8's
+    counts, tree and values."""
+    traces = []
+
+    class Cell(nn.Module):
+        @nn.compact
+        def __call__(self, c, x):
+            traces.append(1)
+            h = nn.Dense(2)(x) + c
+            return h, h
+
+    def scan(**kw):
+        return nn.scan(Cell, split_rngs={"params": kw.pop("split")}, **kw)()
+
+    c, xs = jnp.zeros((2,)), jnp.ones((3, 2))
+    kw = {"check_constancy_invariants": False}
+    assert scan(variable_broadcast="params", split=False, **kw).init(random.key(0), c, xs) == {}
+    cell = scan(variable_axes={"params": 0}, split=True, **kw)
+    traces.clear()
+    y, _ = cell.apply(cell.init(random.key(0), c, xs), c, xs)
+    assert len(traces) == 2
+    close(y, [-2.76194, -1.27773])
