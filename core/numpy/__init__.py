@@ -267,7 +267,6 @@ from core.numpy.shapes import (
     reshape,
     roll,
     rot90,
-    row_stack,
     shape,
     size,
     split,

@@ -307,7 +307,9 @@ def _byteswap(self):
     """`x.byteswap()`: each element's bytes reversed (JAX's takes no arguments: numpy's
     `inplace` is a TypeError, as in JAX)."""
     if self.dtype.kind == "c":
-        return ufuncs.real(self).byteswap() + 1j * ufuncs.imag(self).byteswap()
+        # the parts swapped apart and put together by `complex` (no promotion of a weak 1j,
+        # which strict promotion refuses)
+        return ew.complex_p.bind(ufuncs.real(self).byteswap(), ufuncs.imag(self).byteswap())
     if self.dtype.itemsize == 1:
         return self.copy()
     swapped = rev(bitcast_convert_type(self, np.uint8), (self.ndim,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -42,10 +43,10 @@ from core.trace import Tracer, get_aval
 def array(
     object: Any,
     dtype: Any = None,
+    *args: Any,
     copy: bool = True,
     order: str | None = "K",
     ndmin: int = 0,
-    *,
     device: Any = None,
     out_sharding: Any = None,
 ) -> Any:
@@ -56,6 +57,8 @@ def array(
     Args:
       object: an array, a scalar or (nested) sequences of them.
       dtype: the result's dtype.
+      *args: `copy`, `order`, `ndmin` given positionally: deprecated, as in JAX (a
+        `DeprecationWarning`).
       copy: copy an existing array's buffer.
       order: accepted for numpy compatibility (arrays are C-ordered).
       ndmin: the least number of dimensions (ones are prepended).
@@ -65,8 +68,30 @@ def array(
     Returns:
       The array.
     """
+    if args:
+        copy, order, ndmin = _positional_array_args(args, copy, order, ndmin)
     out = _array(object, dtype, copy, ndmin)
     return _placed(out, out_sharding, "jnp.array", device, host_data=not isinstance(object, Array))
+
+
+def _positional_array_args(args: tuple, copy: bool, order: Any, ndmin: int) -> tuple:
+    """`copy`, `order`, `ndmin` of `jnp.array` given positionally, with JAX's errors and its
+    deprecation warning."""
+    if len(args) > 3:
+        raise TypeError(
+            f"array() takes at most 5 positional arguments but {len(args) + 2} were given"
+        )
+    given, defaults = [copy, order, ndmin], [True, "K", 0]
+    for i, name in enumerate(["copy", "order", "ndmin"][: len(args)]):
+        if given[i] != defaults[i]:
+            raise TypeError(f"array() got multiple values for argument '{name}'")
+    warnings.warn(
+        "Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. "
+        "Use keyword arguments instead.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return tuple([*args, *given[len(args) :]])
 
 
 def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:

@@ -470,9 +470,6 @@ def vstack(tup: Any, dtype: Any = None) -> Any:
     return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
 
 
-row_stack = vstack
-
-
 def dstack(tup: Any, dtype: Any = None) -> Any:
     check_arraylike_elements("dstack", tup)
     return concatenate([atleast_3d(a) for a in tup], axis=2, dtype=dtype)

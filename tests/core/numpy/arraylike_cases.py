@@ -141,7 +141,6 @@ CASES: list[tuple[str, str, tuple, dict]] = [
     _c("stack", (F3, F3)),
     _c("hstack", (F3, F3)),
     _c("vstack", (F3, F3)),
-    _c("row_stack", (F3, F3)),
     _c("dstack", (F3, F3)),
     _c("column_stack", (F3, F3)),
     _c("block", [F3, F3]),

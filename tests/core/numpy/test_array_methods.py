@@ -129,3 +129,12 @@ def test_view_to_and_from_4_bit_dtypes(x, dtype, shape, head):
         got = view(x)
         assert got.shape == shape and got.dtype == dtype
         np.testing.assert_array_equal(np.asarray(got[:4]), head)
+
+
+def test_byteswap_of_complex_under_strict_promotion():
+    z = np.array([1 + 2j, 3 - 4j], np.complex64)
+    with core.numpy_dtype_promotion("strict"):
+        for x in (jnp.asarray(z), jnp.asarray(z[0])):
+            got = x.byteswap()
+            assert got.dtype == np.complex64
+            np.testing.assert_array_equal(got, np.asarray(x).byteswap())

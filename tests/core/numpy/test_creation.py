@@ -312,3 +312,19 @@ def test_masked_arrays_are_refused(fn):
 
 def test_array_copy_drops_the_mask():
     np.testing.assert_array_equal(jnp.array(np.ma.array([1.0, 2.0], mask=[True, False])), [1, 2])
+
+
+def test_array_positional_copy_is_deprecated():
+    x = jnp.array([1, 2, 3])
+    with pytest.warns(DeprecationWarning, match="Passing the copy, order, and ndmin arguments"):
+        assert jnp.array(x, None, False) is x
+    with pytest.warns(DeprecationWarning, match="Passing the copy, order, and ndmin arguments"):
+        assert jnp.array(x, None, True) is not x
+    with pytest.raises(TypeError, match="array\\(\\) takes at most 5 positional arguments but 6"):
+        jnp.array(x, None, True, "K", 0, 1)
+    with pytest.raises(TypeError, match="array\\(\\) got multiple values for argument 'copy'"):
+        jnp.array(x, None, True, copy=False)
+
+
+def test_row_stack_is_gone_as_in_jax():
+    assert not hasattr(jnp, "row_stack")  # JAX 0.10 removed it (numpy deprecated it)
