@@ -23,10 +23,8 @@ from core.numpy import (
     ufuncs,
 )
 from core.numpy import linalg_ops as lo
-from core.numpy._util import promote_args
 from core.numpy.indexing import AtIndexer, getitem
 from core.numpy.selection import choose, compress
-from core.prims import elementwise as ew
 from core.prims.random_bits import bitcast_convert_type
 from core.prims.rev import rev
 from core.prng_key import PRNGKeyArray
@@ -99,6 +97,8 @@ _BINARY = {
     "and": ufuncs.bitwise_and,
     "or": ufuncs.bitwise_or,
     "xor": ufuncs.bitwise_xor,
+    "lshift": ufuncs.left_shift,  # (bools promote to ints, as JAX's `b << True`)
+    "rshift": ufuncs.right_shift,
 }
 
 
@@ -106,23 +106,10 @@ def _divmod(a, b):
     return ufuncs.floor_divide(a, b), ufuncs.remainder(a, b)
 
 
-def _lshift(a, b):
-    _util.check_no_keys("left_shift", a, b)
-    return ew.shift_left(*promote_args("left_shift", a, b))
-
-
-def _rshift(a, b):
-    _util.check_no_keys("right_shift", a, b)
-    x, y = promote_args("right_shift", a, b)
-    if x.dtype.kind == "u":
-        return ew.shift_right_logical(x, y)
-    return ew.shift_right_arithmetic(x, y)
-
-
 def install() -> None:
     """Attaches operators and methods to `ArrayBase` (idempotent); the operators to key arrays
     too, so eager keys raise the errors traced ones do (JAX's)."""
-    binary = {**_BINARY, "divmod": _divmod, "lshift": _lshift, "rshift": _rshift}
+    binary = {**_BINARY, "divmod": _divmod}
     for cls in (ArrayBase, PRNGKeyArray):
         for name, fn in binary.items():
             setattr(cls, f"__{name}__", _deferring(fn, name))

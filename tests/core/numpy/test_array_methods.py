@@ -138,3 +138,22 @@ def test_byteswap_of_complex_under_strict_promotion():
             got = x.byteswap()
             assert got.dtype == np.complex64
             np.testing.assert_array_equal(got, np.asarray(x).byteswap())
+
+
+# JAX 0.10.2: `<<` and `>>` are jnp.left_shift/right_shift, which promote bools to the default int
+@pytest.mark.parametrize(
+    "call, values, dtype, weak",
+    [
+        (lambda b: b << True, [2, 0], "int32", False),
+        (lambda b: True << b, [2, 1], "int32", False),
+        (lambda b: b >> b, [0, 0], "int32", False),
+        (lambda b: b << 1, [2, 0], "int32", True),
+        (lambda b: b << np.int8(1), [2, 0], "int8", False),
+        (lambda b: jnp.array([-8, 8], jnp.int8) >> 2, [-2, 2], "int8", False),
+        (lambda b: jnp.array([248, 8], jnp.uint8) >> 2, [62, 2], "uint8", False),
+    ],
+)
+def test_shift_operators(call, values, dtype, weak):
+    out = call(jnp.array([True, False]))
+    assert (str(out.dtype), out.weak_type) == (dtype, weak)
+    np.testing.assert_array_equal(out, values)
