@@ -346,9 +346,11 @@ def sigmoid_focal_loss(logits: Any, labels: Any, *, alpha: Any = None, gamma: An
     ce_loss = sigmoid_binary_cross_entropy(logits, labels)
     log_p = core.nn.log_sigmoid(logits)
     log_q = core.nn.log_sigmoid(-logits)
-    # log(1 - p_t) = logsumexp([log p, log q], b=[1 - y, y]).
-    m = jnp.maximum(log_p, log_q)
-    log_one_minus_p_t = m + jnp.log((1 - labels) * jnp.exp(log_p - m) + labels * jnp.exp(log_q - m))
+    # log(1 - p_t) = logsumexp([log p, log q], b=[1 - y, y]): its gradient and Hessian stay
+    # finite at extreme logits with hard labels (the max is held constant, as Optax's)
+    log_one_minus_p_t = core.scipy.special.logsumexp(
+        jnp.stack([log_p, log_q], axis=-1), axis=-1, b=jnp.stack([1 - labels, labels], axis=-1)
+    )
     loss = ce_loss * jnp.exp(gamma * log_one_minus_p_t)
     if alpha is None:
         return loss

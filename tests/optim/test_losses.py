@@ -283,3 +283,13 @@ def test_ctc_loss_padding_shape_error_starts_with_optaxs():
             jnp.zeros((1, 2, 3)), jnp.zeros((1, 3)), jnp.array([[1]]), jnp.zeros((1, 1))
         )
     assert str(info.value).split("\n")[0] == "Shape mismatch: got (1, 2) and (1, 3)."  # Optax 0.2.8
+
+
+def test_sigmoid_focal_loss_hessian_is_finite_at_extreme_logits():
+    """Hard labels at logits of +-50 (gamma 0.5): Optax 0.2.8's Hessian diagonal (its
+    logsumexp holds the max constant; differentiating through a max gave nan)."""
+    x = jnp.array([100.0, -100.0, 75.0, -75.0, 50.0, -50.0])
+    t = jnp.array([0.9, 0.1, 0.8, 0.2, 1.0, 0.0])
+    h = core.hessian(lambda z: jnp.sum(optim.sigmoid_focal_loss(z, t, gamma=0.5)))(x)
+    want = [0.0, 0.0, 2.719285e-32, 2.719285e-32, 6.026933e-33, 6.026933e-33]
+    np.testing.assert_allclose(np.diag(np.asarray(h)), want, rtol=1e-5, atol=0)
