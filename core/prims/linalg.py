@@ -20,7 +20,6 @@ from core.ad_util import Zero, add_any
 from core.array import placement
 from core.avals import ShapedArray
 from core.errors import ShapeError
-from core.interpreters import batching
 from core.interpreters.transpose import check_one_linear, is_undefined
 from core.primitive import ANY, Primitive, jax_params
 from core.prims.elementwise import reject_dtype
@@ -149,25 +148,29 @@ def _dot_transpose(ct, x, y, *, dimension_numbers, preferred_element_type):
 
 
 def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type):
+    """JAX's rule: the mapped axes stay where they are and the dimension numbers name them
+    (no transposes): a batch dimension when both operands are mapped (the result's first),
+    else a free dimension of the mapped operand."""
     (x, y), (dx, dy) = args, dims
     (xc, yc), (xb, yb) = dimension_numbers
-    kw = dict(preferred_element_type=preferred_element_type)
-    shift = lambda ds: tuple(d + 1 for d in ds)  # noqa: E731
+
+    def bump(ds, b):  # unmapped axis numbers -> the mapped operand's
+        return tuple(d + (d >= b) for d in ds)
+
+    def free_before(nd, contracting, batch, b):  # unmapped free axes in front of the mapped one
+        return sum(d < b for d in range(nd) if d not in contracting and d not in batch)
+
     if dx is not None and dy is not None:
-        size = get_aval(x).shape[dx]
-        x, y = batching.moveaxis(x, dx, 0, size), batching.moveaxis(y, dy, 0, size)
-        dn = ((shift(xc), shift(yc)), ((0, *shift(xb)), (0, *shift(yb))))
-        return dot_general(x, y, dn, **kw), 0
-    if dx is not None:
-        size = get_aval(x).shape[dx]
-        x = batching.moveaxis(x, dx, 0, size)
-        dn = ((shift(xc), yc), (shift(xb), yb))
-        return dot_general(x, y, dn, **kw), len(xb)
-    size = get_aval(y).shape[dy]
-    y = batching.moveaxis(y, dy, 0, size)
-    dn = ((xc, shift(yc)), (xb, shift(yb)))
-    x_free = get_aval(x).ndim - len(xc) - len(xb)
-    return dot_general(x, y, dn, **kw), len(xb) + x_free
+        dn = ((bump(xc, dx), bump(yc, dy)), ((dx, *bump(xb, dx)), (dy, *bump(yb, dy))))
+        out_dim = 0
+    elif dx is not None:
+        dn = ((bump(xc, dx), yc), (bump(xb, dx), yb))
+        out_dim = len(xb) + free_before(get_aval(x).ndim - 1, xc, xb, dx)
+    else:
+        dn = ((xc, bump(yc, dy)), (xb, bump(yb, dy)))
+        x_kept = get_aval(x).ndim - len(xc)
+        out_dim = x_kept + free_before(get_aval(y).ndim - 1, yc, yb, dy)
+    return dot_general(x, y, dn, preferred_element_type=preferred_element_type), out_dim
 
 
 dot_general_p.def_impl(_dot_impl)
