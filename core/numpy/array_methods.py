@@ -25,6 +25,7 @@ from core.numpy import (
 from core.numpy import linalg_ops as lo
 from core.numpy.indexing import AtIndexer, getitem
 from core.numpy.selection import choose, compress
+from core.prims import elementwise as ew
 from core.prims.random_bits import bitcast_convert_type
 from core.prims.rev import rev
 from core.prng_key import PRNGKeyArray
