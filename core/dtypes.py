@@ -204,7 +204,7 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
     Returns:
       The canonical dtype.
     """
-    if fun_name and _is_object_dtype(dtype):
+    if fun_name and (_is_object_dtype(dtype) or _is_structured_dtype(dtype)):
         raise TypeError(
             f"JAX only supports number, bool, and string dtypes, got dtype {dtype} in {fun_name}"
         )
@@ -235,6 +235,14 @@ def _is_object_dtype(dtype: Any) -> bool:
     if isinstance(dtype, np.dtype):
         return dtype.kind == "O"
     return dtype is object or dtype is np.object_ or dtype in ("O", "object")
+
+
+def _is_structured_dtype(dtype: Any) -> bool:
+    """Whether `dtype` is a numpy structured dtype (`[('a', '<i4'), ...]`)."""
+    try:
+        return np.dtype(dtype).fields is not None
+    except TypeError:
+        return False
 
 
 @functools.cache

@@ -5,7 +5,7 @@
 import numpy as _np
 
 from core.array_type import Array as ndarray
-from core.dtypes import issubdtype
+from core.dtypes import finfo, iinfo, issubdtype
 from core.numpy import array_methods as _array_methods  # noqa: F401  (installs operators)
 from core.numpy import fft, linalg
 from core.numpy._util import broadcast_shapes
@@ -191,7 +191,6 @@ from core.numpy.scalar_types import (
     complex_,
     csingle,
     double,
-    finfo,
     flexible,
     float4_e2m1fn,
     float6_e2m3fn,
@@ -208,7 +207,6 @@ from core.numpy.scalar_types import (
     float32,
     float64,
     float_,
-    iinfo,
     int1,
     int2,
     int4,

@@ -18,38 +18,6 @@ from core import dtypes
 from core.numpy.creation import asarray
 
 
-def _named_dtype(dtype: Any) -> np.dtype:
-    """The dtype `dtype` names, as it is (not canonicalized): an array's or a scalar type's."""
-    dt = getattr(dtype, "dtype", None)
-    return dt if isinstance(dt, np.dtype) else np.dtype(dtype)
-
-
-def finfo(dtype: Any) -> ml_dtypes.finfo:
-    """`jnp.finfo`: the limits of a float type, as JAX's (`ml_dtypes.finfo`) of the type as
-    named: float64's with x64 off too, Python's `float` is float64.
-
-    Args:
-      dtype: a float dtype, type, name or array.
-
-    Returns:
-      Its `finfo` (a `numpy.finfo`); a non-float dtype is numpy's ValueError.
-    """
-    return ml_dtypes.finfo(_named_dtype(dtype))
-
-
-def iinfo(dtype: Any) -> ml_dtypes.iinfo:
-    """`jnp.iinfo`: the limits of an integer type as named (int64's with x64 off too, the
-    4-bit types'), as JAX's (`ml_dtypes.iinfo`).
-
-    Args:
-      dtype: an integer dtype, type, name or array.
-
-    Returns:
-      Its `iinfo`; a non-integer dtype is a ValueError.
-    """
-    return ml_dtypes.iinfo(_named_dtype(dtype))
-
-
 class ScalarType:
     """A numpy dtype that can be called to make an array of that dtype."""
 
