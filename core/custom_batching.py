@@ -201,6 +201,16 @@ custom_vmap_call_p.def_batch(_batch)
 custom_vmap_call_p.def_jvp(_jvp_rule)
 
 
+def _partial_eval(trace, args, params):
+    """Linearized (some inputs unknown: the jvp call of a function in a staged body under
+    `grad`), the call is its jaxpr inlined: reverse mode differentiates the function."""
+    with set_current_trace(trace):
+        return _eval_call(params["call_jaxpr"], list(args))
+
+
+custom_vmap_call_p.def_partial_eval(_partial_eval)
+
+
 def sequential_vmap(f: Callable[..., Any]) -> custom_vmap:
     """`f` as a `custom_vmap` function whose batch rule loops over the batch (`lax.map`),
     like `jax.custom_batching.sequential_vmap`: for functions that do not batch natively.
