@@ -35,14 +35,19 @@ class DenyList:
     """A collection filter that matches every collection except the ``deny`` ones.
 
     Args:
-      deny: a collection name, or several.
+      deny: a collection name, several, or a bool (Flax's algebra gives ``DenyList(False)``,
+        which matches every collection, and ``DenyList(True)``, which matches none).
     """
 
-    def __init__(self, deny: str | Iterable[str]):
-        self.deny = frozenset([deny] if isinstance(deny, str) else deny)
+    def __init__(self, deny: bool | str | Iterable[str]):
+        if isinstance(deny, bool):
+            self.deny: bool | frozenset[str] = deny
+        else:
+            self.deny = frozenset([deny] if isinstance(deny, str) else deny)
 
     def __repr__(self) -> str:
-        return f"DenyList({sorted(self.deny)!r})"
+        deny = self.deny if isinstance(self.deny, bool) else sorted(self.deny)
+        return f"DenyList({deny!r})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DenyList) and other.deny == self.deny
@@ -58,34 +63,46 @@ def in_filter(filter_like: CollectionFilter, col: str) -> bool:
     if isinstance(filter_like, str):
         return col == filter_like
     if isinstance(filter_like, DenyList):
-        return col not in filter_like.deny
+        return not in_filter(filter_like.deny, col)
     try:
         return col in set(filter_like)
     except TypeError:
         raise errors.CollectionFilterError(filter_like) from None
 
 
+def filter_to_set(filter_like: CollectionFilter) -> set[str]:
+    """The collections a finite filter matches (Flax's ``filter_to_set``).
+
+    Args:
+      filter_like: ``False``, a collection name or several (not ``True`` or a `DenyList`).
+
+    Returns:
+      The set of names.
+    """
+    if filter_like is True or isinstance(filter_like, DenyList):
+        raise AssertionError("Infinite set")
+    if filter_like is False:
+        return set()
+    if isinstance(filter_like, str):
+        return {filter_like}
+    try:
+        return set(filter_like)
+    except TypeError:
+        raise errors.CollectionFilterError(filter_like) from None
+
+
+# The filter algebra is Flax's: finite results are sets, `True`/`DenyList` the infinite ones.
 def union_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
     """Returns a filter matching the collections matched by ``a`` or by ``b``."""
     if a is True or b is True:
         return True
-    if a is False:
-        return b
-    if b is False:
-        return a
     if isinstance(a, DenyList) and isinstance(b, DenyList):
-        return DenyList(a.deny & b.deny)
+        return DenyList(intersect_filters(a.deny, b.deny))
     if isinstance(b, DenyList):
         a, b = b, a
-    b_set = {b} if isinstance(b, str) else set(b)
     if isinstance(a, DenyList):
-        return DenyList(a.deny - b_set)
-    a_set = {a} if isinstance(a, str) else set(a)
-    return sorted(a_set | b_set)
-
-
-def _filter_set(filter_like: str | Iterable[str]) -> set[str]:
-    return {filter_like} if isinstance(filter_like, str) else set(filter_like)
+        return DenyList(subtract_filters(a.deny, b))
+    return filter_to_set(a) | filter_to_set(b)
 
 
 def intersect_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
@@ -94,42 +111,38 @@ def intersect_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFil
         return b
     if b is True:
         return a
-    if a is False or b is False:
-        return False
-    a_denies, b_denies = isinstance(a, DenyList), isinstance(b, DenyList)
-    if a_denies and b_denies:
-        return DenyList(a.deny | b.deny)
-    if a_denies or b_denies:
-        # An allow-list minus what the deny list names.
-        deny, allow = (a, b) if a_denies else (b, a)
-        return sorted(_filter_set(allow) - deny.deny)
-    return sorted(_filter_set(a) & _filter_set(b))
+    if isinstance(a, DenyList) and isinstance(b, DenyList):
+        return DenyList(union_filters(b.deny, a.deny))
+    if isinstance(b, DenyList):
+        a, b = b, a
+    if isinstance(a, DenyList):
+        return subtract_filters(b, a.deny)
+    return filter_to_set(a) & filter_to_set(b)
 
 
 def subtract_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
     """Returns a filter matching the collections matched by ``a`` but not by ``b``."""
     if b is True:
         return False
-    if b is False:
-        return a
-    if isinstance(b, DenyList):
-        return intersect_filters(a, sorted(b.deny))
     if a is True:
-        return DenyList(_filter_set(b))
-    if a is False:
-        return False
+        return DenyList(b)
+    if isinstance(a, DenyList) and isinstance(b, DenyList):
+        return subtract_filters(b.deny, a.deny)
     if isinstance(a, DenyList):
-        return DenyList(a.deny | _filter_set(b))
-    return sorted(_filter_set(a) - _filter_set(b))
+        return DenyList(union_filters(a.deny, b))
+    if isinstance(b, DenyList):
+        return intersect_filters(a, b.deny)
+    return filter_to_set(a) - filter_to_set(b)
 
 
 def is_filter_empty(filter_like: CollectionFilter) -> bool:
     """Returns whether ``filter_like`` matches no collection."""
     if isinstance(filter_like, bool):
         return not filter_like
-    # A collection name, or a deny list, always leaves some collection matched.
-    if isinstance(filter_like, (str, DenyList)):
+    if isinstance(filter_like, str):
         return False
+    if isinstance(filter_like, DenyList):  # empty when it denies every name (`True`)
+        return in_filter(filter_like.deny, "__any_collection__")
     return not list(filter_like)
 
 

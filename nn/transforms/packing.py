@@ -101,7 +101,7 @@ class _Lift:
         return tuple(
             (
                 _hashable(tuple(sorted(s.flags.items()))),
-                repr(m),
+                _filter_key(m),
                 tuple(sorted(suffixes.items())),
             )
             for s, m, suffixes in zip(self.scopes, self.mutables, self.suffixes)
@@ -179,6 +179,15 @@ class _Lift:
                         for name in sorted(collection):
                             value = tree_util.tree_map(lambda x: x, collection[name])
                             scope.put_variable(col, name, value)
+
+
+def _filter_key(f: CollectionFilter) -> Any:
+    """A collection filter as a hashable value equal for equal filters (sets have no order)."""
+    if isinstance(f, (bool, str)):
+        return f
+    if isinstance(f, scope_lib.DenyList):
+        return ("deny", _filter_key(f.deny))
+    return frozenset(f)
 
 
 def _dedup_scopes(scopes: Sequence[Scope]) -> tuple[list[Scope], list[tuple[int, tuple]]]:
