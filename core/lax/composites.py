@@ -778,6 +778,8 @@ def reduce(
             concrete = getattr(init, "_value", None)
             if concrete is None or ident is None or not np.array_equal(concrete, ident):
                 out = computation(shapes.broadcast_in_dim(init, get_aval(out).shape, ()), out)
+            elif get_aval(out).weak_type and not get_aval(init).weak_type:
+                out = shapes.convert_element_type(out, get_aval(out).dtype)  # weak if both are
             return tree_util.tree_unflatten(tree, [out])
 
     def fun(*xs):
@@ -941,6 +943,12 @@ def broadcast_shapes(*shapes_: Sequence[int]) -> tuple[int, ...]:
     """`lax.broadcast_shapes`: the numpy-style broadcast of static shapes (ValueError if they
     do not broadcast, TypeError for a size that is not a non-negative integer)."""
     return numpy_broadcast_shapes(*shapes_)
+
+
+def shape_as_value(shape: Sequence[int]) -> Any:
+    """`lax.shape_as_value`: a shape as an int32 array (`[]` for `()`). numbax shapes are
+    static, so this is a constant (JAX's symbolic dimensions would compute)."""
+    return as_value(np.asarray(canonical_shape(shape), np.int32))
 
 
 def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:

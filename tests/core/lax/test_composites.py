@@ -9,6 +9,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
+from core.prims.shapes import convert_element_type
 from core.test_util import check_grads
 
 X = np.array([0.5, -1.0, 2.0, 3.0, -0.25, 1.5, 0.0], np.float32)
@@ -607,3 +608,23 @@ def test_squeeze_of_nothing_is_an_array(x):
 def test_reshape_takes_concrete_array_sizes():
     out = lax.reshape(np.ones(3, np.float32), (lax.add(1, 2), 1))
     assert out.shape == (3, 1)
+
+
+@pytest.mark.parametrize("shape", [(), (2,), (2, 3)])
+def test_shape_as_value(shape):
+    # JAX 0.10.2: an int32 array of the sizes, a constant under jit
+    out = core.jit(lambda x: lax.shape_as_value(x.shape))(np.zeros(shape))
+    assert out.dtype == jnp.int32 and out.shape == (len(shape),)
+    np.testing.assert_array_equal(np.asarray(out), shape)
+
+
+@pytest.mark.parametrize("op", [lax.add, lax.mul, lax.max, lax.min])
+@pytest.mark.parametrize("arr_weak, init_weak", [(False, False), (False, True), (True, False)])
+def test_reduce_is_weak_only_if_operand_and_init_are(op, arr_weak, init_weak):
+    # JAX 0.10.2 (its lax_test): eagerly, an identity init (mul's 1) skipped the combine and
+    # left a weak operand's weak type on the result
+    arr = convert_element_type(np.arange(10), jnp.int32, arr_weak)
+    init = convert_element_type(1, jnp.int32, init_weak)
+    f = lambda a, i: lax.reduce(a, i, op, (0,))  # noqa: E731
+    assert not f(arr, init).weak_type
+    assert not core.jit(f)(arr, init).weak_type
