@@ -49,7 +49,10 @@ from core.interpreters.partial_eval import trace_to_jaxpr
 from core.interpreters.transpose import backward_pass, is_undefined
 from core.linear_call import linear_call
 from core.primitive import Primitive
+from core.prims.control_flow.common import batch_jaxpr
 from core.prims.elementwise import stop_gradient_prim
+from core.prims.indexing import slice as slice_prim
+from core.prims.shapes import squeeze
 from core.ref import Ref
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
@@ -786,7 +789,20 @@ def _custom_jvp_call_batch(
 
     fun_b, jvp_b = batching.batch_custom_jvp(fun, jvp_all, dims, size, axis_trace.axis_name)
     outs = current_trace().process_custom_jvp(fun_b, jvp_b, list(args), symbolic_zeros)
-    return outs, [0] * len(outs)
+    return _unbatched_by_collectives(outs, call_jaxpr, dims, axis_trace)
+
+
+def _unbatched_by_collectives(outs: list, call_jaxpr: ir.Jaxpr, dims, axis_trace) -> tuple:
+    """The batched call's outputs (all batched at 0) with their dims; when the function reads
+    the axis (a `psum` over it), the outputs its batched jaxpr leaves unbatched are taken out
+    of the batch (they are equal along it), as JAX's batched calls give them unbatched."""
+    if not axis_trace.reads_axis({"call_jaxpr": call_jaxpr}):
+        return outs, [0] * len(outs)
+    size, batched = axis_trace.axis_size, tuple(d is not None for d in dims)
+    _, _, out_batched = batch_jaxpr(call_jaxpr, size, batched, False, axis_trace.axis_name)
+    first = [o if b else squeeze(slice_prim(o, (0,) * o.ndim, (1, *o.shape[1:])), (0,))
+             for o, b in zip(outs, out_batched)]  # fmt: skip
+    return first, [0 if b else None for b in out_batched]
 
 
 def _custom_jvp_call_transpose(cts, *args, call_jaxpr, **params):
@@ -832,7 +848,7 @@ def _custom_vjp_call_batch(args, dims, *, name, call_jaxpr, fwd, bwd, num_consts
         fun, fwd_all, bwd_all, dims, size, axis_trace.axis_name
     )
     outs = current_trace().process_custom_vjp(fun_b, fwd_b, bwd_b, list(args))
-    return outs, [0] * len(outs)
+    return _unbatched_by_collectives(outs, call_jaxpr, dims, axis_trace)
 
 
 custom_vjp_call_p.def_jvp(_custom_vjp_call_jvp)

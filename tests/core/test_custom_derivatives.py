@@ -583,3 +583,26 @@ def test_rule_primal_outputs_unlike_the_function_s_are_jaxs_error(make, text):
     with pytest.raises(TypeError) as info:
         make()()
     assert str(info.value).split("\nReturn")[0] == text
+
+
+def test_staged_custom_calls_reading_the_vmap_axis_give_unbatched_outputs():
+    # JAX 0.10.2: a psum over the vmapped axis inside a custom_jvp/custom_vjp call (staged by
+    # make_jaxpr or jit) is unbatched, so out_axes=None takes it: 8.0 for sum(2.0 * 4)
+    from core.extend.core import jaxpr_as_fun
+
+    f = core.custom_jvp(lambda x: core.lax.psum(x, "foo"))
+    f.defjvp(lambda p, t: (core.lax.psum(p[0], "foo"), t[0]))
+    g = core.custom_vjp(lambda x, y: (core.lax.psum(x, "foo"), x * y))
+    g.defvjp(lambda x, y: (g(x, y), y), lambda r, ct: (ct[0] + ct[1] * r, ct[1]))
+
+    def staged(fn, *xs):
+        return jaxpr_as_fun(core.make_jaxpr(fn)(*xs))(*xs)
+
+    def run(h):
+        return core.vmap(h, axis_name="foo", in_axes=(0, None), out_axes=None)(jnp.arange(4.0), 2.0)
+
+    assert float(run(lambda _, x: staged(f, x)[0])) == 8.0
+    assert float(run(lambda _, x: core.jit(f)(x))) == 8.0
+    s, p = core.vmap(lambda x: core.jit(g)(x, 3.0), axis_name="foo")(jnp.arange(3.0))
+    np.testing.assert_array_equal(s, [3.0, 3.0, 3.0])
+    np.testing.assert_array_equal(p, [0.0, 3.0, 6.0])
