@@ -4,7 +4,7 @@ In JAX these are the decomposition primitives; here most are thin wrappers: `cho
 `qr`, `svd`, `eig` and `lu` bind the primitives of `core/prims/decompositions.py` and `eig.py`
 (after JAX's symmetrization `(x + x^H) / 2`), `triangular_solve` binds JAX's primitive
 (`core/lax/triangular.py`), `lu_pivots_to_permutation` too (`core/lax/lu.py`),
-`tridiagonal_solve` binds JAX's primitive (Thomas's algorithm as two `lax.scan`s), the
+`tridiagonal_solve` binds JAX's primitive (LAPACK's pivoted gtsv as two `lax.scan`s), the
 Householder reductions (`hessenberg`, `tridiagonal`, `householder_product`, `ormqr`) live in
 `core/lax/householder.py`, and `cholesky_update` and `symmetric_product` bind JAX's
 primitives, computed as JAX's CPU lowerings write them (Givens rotations; `alpha A A^T + beta
@@ -261,32 +261,108 @@ def symmetric_product(
     return tril_factor(product) + mirrored
 
 
-def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
-    """Thomas's algorithm (elimination without pivoting): a forward `scan` over the rows
-    eliminates the lower diagonal, a reverse `scan` substitutes back (the composition `jit`
-    compiles for `tridiagonal_solve`)."""
-    if get_aval(b).shape[-2] == 0:  # JAX's: an empty system's (empty) solution
-        return b
-    dl, d, du = (jnp.moveaxis(v, -1, 0)[..., None] for v in (dl, d, du))
-    rows = jnp.moveaxis(b, -2, 0)
+def _pivot_size(x: Any) -> Any:
+    """LAPACK's size of a pivot candidate: `|x|`, `|re| + |im|` for complex `x` (`cabs1`)."""
+    if jnp.iscomplexobj(x):
+        return jnp.abs(jnp.real(x)) + jnp.abs(jnp.imag(x))
+    return jnp.abs(x)
+
+
+def _gtsv_factor(dl: Any, d: Any, du: Any, b: Any) -> tuple[Any, Any, Any, Any]:
+    """LAPACK's gtsv elimination with partial pivoting, one `scan` over the rows (axis 0; the
+    diagonals `(m, ..., 1)`, `b` `(m, ..., k)`): row `i` is swapped with row `i + 1` when the
+    subdiagonal entry below the pivot is larger. Returns the rows of `U` (its diagonal, first
+    and second superdiagonals) and the transformed `b`; a zero pivot (a singular matrix) is
+    left in `U`'s diagonal, and nothing is eliminated below it."""
 
     def eliminate(carry, row):
-        c_prev, y_prev = carry
-        dl_i, d_i, du_i, b_i = row
-        denom = d_i - dl_i * c_prev
-        c_i, y_i = du_i / denom, (b_i - dl_i * y_prev) / denom
-        return (c_i, y_i), (c_i, y_i)
+        d_i, du_i, b_i = carry
+        dl_n, d_n, du_n, b_n = row
+        swap = _pivot_size(d_i) < _pivot_size(dl_n)
+        keep = ~swap & (d_i != 0)
+        fact_keep = jnp.where(keep, dl_n / jnp.where(keep, d_i, 1), 0)
+        fact_swap = d_i / jnp.where(swap, dl_n, 1)
+        u_row = (
+            jnp.where(swap, dl_n, d_i),
+            jnp.where(swap, d_n, du_i),
+            jnp.where(swap, du_n, jnp.zeros_like(du_n)),
+            jnp.where(swap, b_n, b_i),
+        )
+        carry = (
+            jnp.where(swap, du_i - fact_swap * d_n, d_n - fact_keep * du_i),
+            jnp.where(swap, -fact_swap * du_n, du_n),
+            jnp.where(swap, b_i - fact_swap * b_n, b_n - fact_keep * b_i),
+        )
+        return carry, u_row
 
-    init = (jnp.zeros_like(d[0]), jnp.zeros_like(rows[0]))
-    _, (c, y) = lax.scan(eliminate, init, (dl, d, du, rows))
+    first = (d[0], du[0] if get_aval(du).shape[0] > 1 else jnp.zeros_like(du[0]), b[0])
+    last, (u_d, u_du, u_du2, u_b) = lax.scan(eliminate, first, (dl[1:], d[1:], du[1:], b[1:]))
+    last_row = (last[0], jnp.zeros_like(last[1]), jnp.zeros_like(last[1]), last[2])
+    rows = [
+        jnp.concatenate([u, jnp.expand_dims(v, 0)])
+        for u, v in zip((u_d, u_du, u_du2, u_b), last_row)
+    ]
+    return tuple(rows)
 
-    def substitute(x_next, row):
-        c_i, y_i = row
-        x_i = y_i - c_i * x_next
-        return x_i, x_i
 
-    _, x = lax.scan(substitute, jnp.zeros_like(rows[0]), (c, y), reverse=True)
-    return jnp.moveaxis(x, 0, -2)
+def _perturbed_pivot(pivot: Any, num: Any, tol: Any) -> Any:
+    """LAPACK's dlagts (job -1) perturbation of a back-substitution pivot, as JAX's CPU kernel
+    applies it: while the pivot is 0 (a subnormal counts as 0: XLA flushes them) or `num /
+    pivot` would exceed `1 / tiny`, add `tol`, `2 tol`, `4 tol`, ... with the pivot's sign;
+    the number of steps `k` (the pivot grows by `(2^k - 1) tol`) is solved for directly."""
+    tiny = float(jnp.finfo(get_aval(tol).dtype).tiny)
+    size = jnp.abs(pivot)
+    size = jnp.where(size < tiny, 0, size)
+    over = jnp.abs(num) * tiny
+
+    def bad(a: Any) -> Any:
+        return (a < tiny) | ((a < 1) & (over > a))
+
+    need = jnp.maximum(tiny, jnp.minimum(1, over))
+    steps = jnp.maximum(jnp.ceil(jnp.log2((need - size) / tol + 1)), 1)
+    grown = size + (2**steps - 1) * tol
+    grown = jnp.where(bad(grown), size + (2 ** (steps + 1) - 1) * tol, grown)  # rounding
+    if jnp.iscomplexobj(pivot):
+        mag = jnp.abs(pivot)
+        unit = jnp.where(size == 0, 1, pivot / jnp.where(size == 0, 1, mag))
+    else:
+        unit = jnp.copysign(jnp.ones_like(pivot), pivot)
+    return jnp.where(bad(size), unit * grown, pivot)
+
+
+def _gtsv(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
+    """`tridiagonal_solve` as JAX's CPU kernels compute it (the composition `jit` compiles):
+    LAPACK's gtsv (Gaussian elimination with partial pivoting, `_gtsv_factor`, then back
+    substitution through `U`'s two superdiagonals as a reverse `scan`). A singular system's
+    solution is NaN; with `perturb_singular`, pivots that are 0 or would overflow the quotient
+    are perturbed by multiples of `eps * max|U|` (the smallest normal number if `U` is 0;
+    `_perturbed_pivot`), so that the solution stays finite."""
+    if get_aval(b).shape[-2] == 0:  # JAX's: an empty system's (empty) solution
+        return b
+    du = jnp.asarray(du).at[..., -1].set(0)  # the ends are outside the matrix: never read
+    dl, d, du = (jnp.moveaxis(v, -1, 0)[..., None] for v in (dl, d, du))
+    u_d, u_du, u_du2, u_b = _gtsv_factor(dl, d, du, jnp.moveaxis(b, -2, 0))
+    if perturb_singular:
+        info = jnp.finfo(get_aval(b).dtype)
+        size = jnp.maximum(jnp.maximum(jnp.abs(u_d), jnp.abs(u_du)), jnp.abs(u_du2)).max(0)
+        tol = jnp.where(size == 0, info.tiny, info.eps * size)
+
+    def substitute(carry, row):
+        x1, x2 = carry
+        d_i, du_i, du2_i, b_i = row
+        num = b_i - du_i * x1 - du2_i * x2
+        if perturb_singular:
+            d_i = _perturbed_pivot(d_i, num, tol)
+        x_i = num / d_i
+        return (x_i, x1), x_i
+
+    zero = jnp.zeros_like(u_b[0])
+    _, x = lax.scan(substitute, (zero, zero), (u_d, u_du, u_du2, u_b), reverse=True)
+    x = jnp.moveaxis(x, 0, -2)
+    if perturb_singular:
+        return x
+    singular = jnp.expand_dims((u_d == 0).any(0), -1)  # LAPACK's info > 0: JAX's NaNs
+    return jnp.where(singular, jnp.array(np.nan, get_aval(b).dtype), x)
 
 
 def _tridiagonal_solve_shape(dl, d, du, b, *, perturb_singular):
@@ -346,7 +422,7 @@ def _tridiagonal_solve_batch(args, dims, *, perturb_singular):
 
 
 tridiagonal_solve_p = Primitive("tridiagonal_solve", linear=True)
-tridiagonal_solve_p.def_composed(_thomas)
+tridiagonal_solve_p.def_composed(_gtsv)
 # JAX's standard linalg checks: ranks (1, 1, 1, 2), batch axes, the core shapes, then dtypes
 tridiagonal_solve_p.def_abstract_eval(
     linalg_abstract_eval("tridiagonal_solve", "fc", (1, 1, 1, 2), _tridiagonal_solve_shape)
@@ -358,23 +434,21 @@ tridiagonal_solve_p.def_batch(_tridiagonal_solve_batch)
 
 def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
     """Solves the tridiagonal system `A X = B` (`jax.lax.linalg.tridiagonal_solve`): JAX's
-    primitive, computed by Thomas's algorithm (no pivoting) as two `scan`s.
+    primitive, computed as its CPU kernel (LAPACK's gtsv: partial pivoting; `_gtsv`).
 
     Args:
-        dl: the lower diagonals `(..., m)`, `dl[..., i] = A[i, i-1]` (`dl[..., 0]` is 0).
+        dl: the lower diagonals `(..., m)`, `dl[..., i] = A[i, i-1]` (`dl[..., 0]` is ignored).
         d: the diagonals `(..., m)`.
-        du: the upper diagonals `(..., m)`, `du[..., i] = A[i, i+1]` (`du[..., m-1]` is 0).
+        du: the upper diagonals `(..., m)`, `du[..., i] = A[i, i+1]` (`du[..., m-1]` is
+            ignored).
         b: the right-hand sides `(..., m, n)`.
-        perturb_singular: not implemented (only False).
+        perturb_singular: perturb tiny pivots by `eps * max|U|` so that a singular system's
+            solution is finite (else it is NaN), as JAX's CPU kernel does.
 
     Returns:
         `X`, shaped and typed like `b`.
     """
-    if perturb_singular:
-        raise UnsupportedOptionError(
-            "tridiagonal_solve(perturb_singular=True) is not implemented; pass False."
-        )
-    return tridiagonal_solve_p.bind(dl, d, du, b, perturb_singular=False)
+    return tridiagonal_solve_p.bind(dl, d, du, b, perturb_singular=bool(perturb_singular))
 
 
 def _cholesky_update(r: Any, z: Any) -> Any:

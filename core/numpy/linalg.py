@@ -11,6 +11,7 @@ here when it loads.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -176,11 +177,11 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     a = uf.abs(x)
     if ord in (1, -1):
         col = r.sum(a, axis=r0, keepdims=True)
-        fn = r.max if ord == 1 else r.min
+        fn = functools.partial(r.max, initial=0.0) if ord == 1 else r.min  # JAX's: 0 if empty
         out = fn(col, axis=(r0, c0), keepdims=True)
     elif ord in (np.inf, -np.inf):
         row = r.sum(a, axis=c0, keepdims=True)
-        fn = r.max if ord == np.inf else r.min
+        fn = functools.partial(r.max, initial=0.0) if ord == np.inf else r.min
         out = fn(row, axis=(r0, c0), keepdims=True)
     elif ord in (2, -2, "nuc"):
         s = dec.svd(moveaxis(x, (r0, c0), (-2, -1)), compute_uv=False)
@@ -315,8 +316,9 @@ def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
     h, taus = _qr_raw(a)
     diag = linalg_ops.diagonal(h, 0, -2, -1)
     logabsdet = r.sum(uf.log(uf.abs(diag)), axis=-1)
-    flips = r.prod(where(taus[..., : n - 1] != 0, -1, 1), axis=-1)
-    return SlogdetResult(multiply(r.prod(uf.sign(diag), axis=-1), flips), logabsdet)
+    sign = r.prod(uf.sign(diag), axis=-1)
+    flips = r.prod(where(taus[..., : n - 1] != 0, -1, 1), axis=-1).astype(get_aval(sign).dtype)
+    return SlogdetResult(multiply(sign, flips), logabsdet)
 
 
 def _det_small(a: Any) -> Any:
@@ -426,10 +428,11 @@ def _qr_raw(a: Any) -> tuple[Any, Any]:
 
 @library_jit(static_argnames=("mode",))
 def qr(a: Any, mode: str = "reduced") -> Any:
-    """QR decomposition; `mode` is "reduced", "complete", "r" or "raw" (`(h, taus)`: LAPACK's
-    Householder form, `h` transposed, for `lax.linalg.ormqr(h.mT, taus, c)`)."""
+    """QR decomposition; `mode` is "reduced" ("full" is its old NumPy name, as JAX takes it),
+    "complete", "r" or "raw" (`(h, taus)`: LAPACK's Householder form, `h` transposed, for
+    `lax.linalg.ormqr(h.mT, taus, c)`)."""
     check_arraylike("jnp.linalg.qr", a)
-    if mode not in ("reduced", "complete", "r", "raw"):
+    if mode not in ("reduced", "full", "complete", "r", "raw"):
         raise ValueError(f"Unsupported QR decomposition mode {mode!r}")
     if mode == "raw":
         return _qr_raw(_inexact(a))
@@ -609,8 +612,10 @@ def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None
     if rtol is None:
         rtol = 10.0 * max(m, n) * float(np.finfo(dtype).eps)
     u, s, vh = dec.svd(a, False, True)
-    cutoff = multiply(expand_dims(ensure_array(rtol), -1), s[..., 0:1])
-    s = where(s > cutoff, s, np.inf)
+    rtol = expand_dims(ensure_array(rtol), -1)
+    rtol = rtol.reshape((1,) * (get_aval(s).ndim - get_aval(rtol).ndim) + get_aval(rtol).shape)
+    cutoff = multiply(rtol, s[..., 0:1])  # equal ranks: no rank promotion
+    s = where(s > cutoff, s, np.inf).astype(dtype)  # no implicit real-to-complex promotion
     return matmul(_h(vh), uf.divide(_h(u), expand_dims(s, -1)))
 
 
@@ -644,7 +649,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
     u, s, vt = dec.svd(a, False, True)
     mask = (s > 0) & (s >= multiply(rcond, s[:1]))  # (s[:1]: no singular values for 0 rows)
     rank = r.sum(mask)
-    s_inv = expand_dims(where(mask, uf.divide(1, where(mask, s, 1)), 0), 1)
+    safe_s = where(mask, s, 1).astype(get_aval(a).dtype)  # no implicit real-to-complex promotion
+    s_inv = expand_dims(where(mask, uf.divide(1, safe_s), 0), 1)
     x = matmul(_h(vt), multiply(s_inv, matmul(_h(u), b)))
     if numpy_resid and (int(rank) < n or m <= n):
         resid = ensure_array(np.zeros(0, get_aval(a).dtype))

@@ -98,7 +98,6 @@ def test_transformations():
         lambda: lax.linalg.qr(TALL, pivoting=True),
         lambda: lax.linalg.eigh(SPD, subset_by_index=(1, 3)),
         lambda: lax.linalg.svd(A, subset_by_index=(0, 2)),
-        lambda: lax.linalg.tridiagonal_solve(DL, D, DU, B, perturb_singular=True),
     ],
 )
 def test_unsupported_options_raise(call):
@@ -164,3 +163,48 @@ def test_tridiagonal_solve_of_an_empty_system():
     empty = np.zeros(0, np.float32)  # JAX 0.10.2: the empty (0, 1) solution
     out = lax.linalg.tridiagonal_solve(empty, empty, empty, np.zeros((0, 1), np.float32))
     assert out.shape == (0, 1) and out.dtype == np.float32
+
+
+# (dl, d, du, b, perturb_singular, JAX 0.10.2's float32 solution): LAPACK's gtsv pivots rows,
+# a singular system is NaN, and perturb_singular grows tiny pivots by eps * max|U| steps.
+PIVOTING_CASES = [
+    ([0, 2, -2, 3], [1, 4, 1, -1], [2, -1, 1, 0], [1, 2, 3, 4], False, [8, -3.5, 0, -4]),
+    ([0, 1, -6, 1], [1, -1, 2, 1], [2, 1, -1, 0], [1, 2, -1, -2], False, [5, -2, -5, 3]),
+    ([9, 1], [1, 3], [3, 9], [1, 4], False, [np.nan, np.nan]),
+    ([0, 1], [1, 3], [3, 0], [1, 4], True, [-2.516582e07, 8.388608e06]),
+    ([0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 1], True, [8.507059e37] * 3),
+    ([0, 0, 0], [5, 0, 2], [7, 1, 0], [1, 1, 1], True, [-8.388606e05, 5.991863e05, 0.5]),
+    ([0, 0], [-0.0, 2], [0, 0], [1, 1], True, [-4.194304e06, 0.5]),
+    ([0, 0], [1e-37, 1], [0, 0], [1e3, 1], True, [8.388608e09, 1]),
+    ([0, 0], [1e-37, 1], [0, 0], [1, 1], True, [1e37, 1]),
+    ([0, 0], [0, 1], [0, 0], [1e35, 1], True, [5.120313e37, 1]),
+    ([0], [0], [0], [1e10], True, [4.95176e37]),
+]
+
+
+@pytest.mark.parametrize("dl, d, du, b, perturb, want", PIVOTING_CASES)
+def test_tridiagonal_solve_pivots_and_perturbs_as_jax(dl, d, du, b, perturb, want):
+    args = [np.float32(v) for v in (dl, d, du)] + [np.float32(b)[:, None]]
+    got = lax.linalg.tridiagonal_solve(*args, perturb_singular=perturb)
+    np.testing.assert_allclose(np.asarray(got)[:, 0], want, rtol=2e-6)
+
+
+def test_tridiagonal_solve_nans_only_the_singular_systems_of_a_batch():
+    dl, d, du = np.float32([[0, 1], [0, 1]]), np.float32([[1, 3], [1, 4]]), np.float32([[3, 0]] * 2)
+    b = np.float32([[[1, 2], [4, 5]], [[1, 0], [4, 1]]])
+    got = np.asarray(core.jit(lax.linalg.tridiagonal_solve)(dl, d, du, b))
+    assert np.isnan(got[0]).all()
+    np.testing.assert_allclose(got[1], [[-8, -3], [3, 1]], rtol=1e-6)
+
+
+def test_tridiagonal_solve_perturbed_grad_and_complex():
+    d = np.float32([1, 0.5, 2])
+    dl, du, b = np.float32([0, 2, 1]), np.float32([1, 3, 0]), np.float32([[1], [2], [3]])
+    g = core.grad(lambda d: lax.linalg.tridiagonal_solve(dl, d, du, b, perturb_singular=True).sum())
+    np.testing.assert_allclose(np.asarray(g(d)), [1 / 3, -0.25, -0.1875], rtol=1e-5)  # JAX's
+    c = np.complex64
+    got = lax.linalg.tridiagonal_solve(
+        c([0, 1j]), c([1, 3j]), c([3, 0]), c([[1], [4]]), perturb_singular=True
+    )
+    want = [-3.355443e07 + 8.388608e06j, 1.118481e07 - 2.796203e06j]  # JAX 0.10.2's
+    np.testing.assert_allclose(np.asarray(got)[:, 0], want, rtol=2e-6)

@@ -472,3 +472,35 @@ def test_lstsq_of_zero_rows(b_shape, x_shape):
     x, resid, rank, s = jnp.linalg.lstsq(jnp.zeros((0, 2)), jnp.zeros(b_shape))
     assert x.shape == x_shape and not np.asarray(x).any() and not np.asarray(resid).any()
     assert int(rank) == 0 and s.shape == (0,)
+
+
+_C = np.array([[1 + 1j, 2], [0, 1j], [1, 1]], np.complex64)
+
+
+# JAX 0.10.2's answers, computed under its strict dtype and raising rank promotion: its linalg
+# functions cast the (real) singular values and flips themselves.
+@pytest.mark.parametrize(
+    "run, want",
+    [
+        (lambda: jnp.linalg.lstsq(_C, np.array([1, 2, 3], np.complex64))[0],
+         [2.6 + 2j, 0.2 - 2.2j]),
+        (lambda: jnp.linalg.pinv(_C),
+         [[-0.4j, 0.4 + 0.6j, 0.6 + 0.4j], [0.2 + 0.2j, -0.6j, -0.4j]]),
+        (lambda: jnp.linalg.pinv(np.ones((2, 3, 2), np.float32))[1], np.full((2, 3), 1 / 6)),
+        (lambda: jnp.linalg.slogdet(np.array([[1, 2], [3, 4.0]], np.float32), method="qr"),
+         (-1.0, 0.6931467)),
+        (lambda: jnp.linalg.norm(np.zeros((0, 2), np.complex64), ord=np.inf), 0.0),
+        (lambda: jnp.linalg.norm(np.zeros((0, 2), np.float32), ord=1), 0.0),
+    ],
+)  # fmt: skip
+def test_linalg_under_strict_promotion_as_jax(run, want):
+    strict = core.config.override("jax_numpy_dtype_promotion", "strict")
+    with strict, core.config.override("jax_numpy_rank_promotion", "raise"):
+        got = run()
+    got = tuple(np.asarray(g) for g in got) if isinstance(got, tuple) else np.asarray(got)
+    np.testing.assert_allclose(np.array(got), np.array(want), rtol=1e-5, atol=1e-6)
+
+
+def test_qr_takes_numpys_old_full_mode_as_reduced():
+    q, r = jnp.linalg.qr(np.ones((2, 3), np.float32), mode="full")  # JAX 0.10.2 takes it
+    assert q.shape == (2, 2) and r.shape == (2, 3)
