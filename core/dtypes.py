@@ -463,10 +463,19 @@ def _ml_float(x: Any) -> np.dtype | None:
 _ML_FLOAT_NAMES = frozenset(dt.name for dt in _ML_FLOATS)
 
 
-def issubdtype(a: Any, b: Any) -> bool:
+def issubdtype(arg1: Any, arg2: Any) -> bool:
     """`np.issubdtype`, with bfloat16 and the small floats subtypes of `np.floating` (and its
     parents), and the key dtype a subtype of `prng_key` and `extended` (and nothing else), as in
-    JAX."""
+    JAX (and its argument names).
+
+    Args:
+      arg1: the dtype (or type) to test.
+      arg2: the dtype, type or abstract class (`np.floating`...) it may be a subtype of.
+
+    Returns:
+      Whether `arg1` is a subtype of `arg2`.
+    """
+    a, b = arg1, arg2
     if isinstance(a, KeyDType) or a is prng_key or a is extended:
         a = a.type if isinstance(a, KeyDType) else a
         b = b.type if isinstance(b, KeyDType) else b

@@ -857,20 +857,20 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
 bitwise_right_shift = right_shift
 
 
-def real(x: Any, /) -> Any:
-    """The real part (`x` itself for real dtypes; float32 from complex64, as in JAX).
+def real(val: Any, /) -> Any:
+    """The real part (`val` itself for real dtypes; float32 from complex64, as in JAX).
 
     Uses the `real` primitive, so a NaN or infinity in the imaginary part stays there.
     """
-    check_arraylike("real", x)
-    x = ensure_array(x)
+    check_arraylike("real", val)
+    x = ensure_array(val)
     return ew.real_p.bind(x) if dtypes.kind(get_aval(x).dtype) == "c" else x
 
 
-def imag(x: Any, /) -> Any:
-    """The imaginary part (zeros of `x`'s dtype for real dtypes, as in JAX)."""
-    check_arraylike("imag", x)
-    x = ensure_array(x)
+def imag(val: Any, /) -> Any:
+    """The imaginary part (zeros of `val`'s dtype for real dtypes, as in JAX)."""
+    check_arraylike("imag", val)
+    x = ensure_array(val)
     return ew.imag_p.bind(x) if dtypes.kind(get_aval(x).dtype) == "c" else ew.full_like(x, 0)
 
 

@@ -471,3 +471,8 @@ def test_none_in_a_list_is_not_a_value():
 def test_structured_dtype_has_jaxs_message():
     with pytest.raises(TypeError, match=r"JAX only supports number, bool, and string dtypes, got"):
         jnp.array(3, [("a", "<i4"), ("b", "<i4")])
+
+
+def test_issubdtype_takes_jaxs_keyword_names():
+    assert jnp.issubdtype(arg1=jnp.bfloat16, arg2=jnp.floating)
+    assert not jnp.issubdtype(arg1=jnp.int32, arg2=jnp.floating)
