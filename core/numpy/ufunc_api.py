@@ -238,7 +238,7 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         arr = moveaxis(arr, axis, 0)
 
         def step(acc: Any, x: Any) -> tuple[Any, Any]:
-            new = self(acc, x.astype(dtype))
+            new = self(acc, x.astype(dtype)).astype(dtype)  # (logical_and's bools, as JAX's)
             return new, new
 
         first = arr[0].astype(dtype)

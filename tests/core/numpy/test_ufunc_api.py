@@ -85,6 +85,16 @@ KNOWN = [
         lambda: jnp.frompyfunc(lambda a, b: a * 0.5 + b, 2, 1).accumulate(jnp.arange(4)),
         ([0.0, 1.0, 2.5, 4.25], "float32", False),
     ),
+    (  # a bool-valued ufunc's results cast to the accumulator's dtype
+        "accum_logical_dtype",
+        lambda: jnp.logical_and.accumulate(jnp.array([3, 0, 2]), dtype=jnp.float32),
+        ([3.0, 0.0, 0.0], "float32", False),
+    ),
+    (
+        "accum_logical_int",
+        lambda: jnp.logical_xor.accumulate(jnp.array([True, True, False]), dtype=jnp.int32),
+        ([1, 0, 0], "int32", False),
+    ),
     (
         "at",
         lambda: jnp.frompyfunc(jnp.add, 2, 1).at(
