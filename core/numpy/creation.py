@@ -553,17 +553,17 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
     start, stop, step = (None if v is None else np.asarray(v).item() for v in (start, stop, step))
     if stop is None:
         start, stop = 0, start
+    # JAX's equations (staged under a trace, no constant): an iota of ceil((stop - start) /
+    # step) elements, times `step` if given, plus `start` if not 0, in the result's dtype
+    # (float32 for 16-bit floats, converted after)
     if step is None:
-        # JAX's iota (plus `start`) of ceil(stop - start) elements in the result's dtype.
-        n = max(0, int(np.ceil(stop - start)))
-        if start == 0:
-            return sh.iota(dt, n)
-        return Array(np.asarray(start).astype(dt) + np.arange(n).astype(dt))
-    # JAX's start + step * iota, computed in the dtype (float32 for 16-bit floats).
-    n = max(0, int(np.ceil((stop - start) / step)))
+        out = sh.iota(dt, max(0, int(np.ceil(stop - start))))
+        return out if start == 0 else ew.add(ew.full_like(out, start, shape=()), out)
     wd = np.dtype(np.float32) if dtypes.kind(dt) == "f" and dt.itemsize < 4 else dt
-    vals = np.asarray(start).astype(wd) + np.asarray(step).astype(wd) * np.arange(n).astype(wd)
-    return Array(vals.astype(dt))
+    it = sh.iota(wd, max(0, int(np.ceil((stop - start) / step))))
+    scaled = ew.mul(ew.full_like(it, step, shape=()), it)
+    vals = ew.add(ew.full_like(it, start, shape=()), scaled)
+    return vals if wd == dt else sh.convert_element_type(vals, dt)
 
 
 def linspace(

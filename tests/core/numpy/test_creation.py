@@ -328,3 +328,21 @@ def test_array_positional_copy_is_deprecated():
 
 def test_row_stack_is_gone_as_in_jax():
     assert not hasattr(jnp, "row_stack")  # JAX 0.10 removed it (numpy deprecated it)
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's equations: no constant, whatever the bounds
+    "fn, prims",
+    [
+        (lambda: jnp.arange(5), ["iota"]),
+        (lambda: jnp.arange(1, 5), ["iota", "add"]),
+        (lambda: jnp.arange(0, 10, 2), ["iota", "mul", "add"]),
+        (
+            lambda: jnp.arange(2, 9, 3, dtype=jnp.float16),
+            ["iota", "mul", "add", "convert_element_type"],
+        ),
+    ],
+)
+def test_arange_stages_jaxs_equations(fn, prims):
+    jaxpr = core.make_jaxpr(fn)()
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == prims
+    np.testing.assert_array_equal(core.jit(fn)(), fn())
