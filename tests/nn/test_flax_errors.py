@@ -7,6 +7,8 @@ The triggers below were run once against Flax 0.12.8 (`flax.linen`, with `jax.ra
 has no trigger: Flax 0.12.8 runs several compact methods, as numbax does.
 """
 
+import pickle
+
 import pytest
 
 import core
@@ -192,3 +194,19 @@ def test_checkpoint_exists_is_flax_invalid_checkpoint(tmp_path):
     with pytest.raises(nn.errors.InvalidCheckpointError, match="overwrite=True"):
         save(tmp_path / "npz", {"w": jnp.ones(2)}, step=2)
         save(tmp_path / "npz", {"w": jnp.ones(2)}, step=2)
+
+
+def test_raised_errors_pickle_as_they_are():
+    """As Flax's errors (its issue 4000): a raised error survives pickling (a worker process's
+    error reaches its parent) with its class, message and attributes."""
+
+    class Reads(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return self.variable("stats", "v", None).value
+
+    with pytest.raises(nn.errors.ScopeVariableNotFoundError) as info:
+        Reads().apply({"stats": {"w": 1}}, 1.0)
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert type(copy) is type(info.value) and str(copy) == str(info.value)
+    assert copy.__dict__ == info.value.__dict__
