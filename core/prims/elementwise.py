@@ -844,11 +844,13 @@ def _integer_pow_impl(x, *, y):
 
 def _square_impl(x):
     """`x * x`; complex as JAX lowers it, `(a - b)(a + b) + 2ab i` (numpy's square rounds
-    `a a - b b`)."""
+    `a a - b b`), the real part 0 where `|a| = |b|` is finite (no `0 * inf` overflow)."""
     if x.dtype.kind != "c":
         return np.square(x)
     out = np.empty(x.shape, x.dtype)
-    out.real, out.imag = (x.real - x.imag) * (x.real + x.imag), (x.real * x.imag) * 2
+    a, b = x.real, x.imag
+    re = np.where((np.abs(a) == np.abs(b)) & np.isfinite(a), 0, (a - b) * (a + b))
+    out.real, out.imag = re, (a * b) * 2
     return out
 
 

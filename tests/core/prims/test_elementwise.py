@@ -104,3 +104,15 @@ def test_abs_refuses_sub_byte_integers_as_jax(dtype):
     with pytest.raises(TypeError, match=f"abs does not accept dtype {dtype}. Support for narrow"):
         lax.abs(x)
     assert np.asarray(lax.neg(x)).astype(int).tolist() == [-1, 1]
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_complex_square_where_the_parts_cancel(jit):
+    # JAX 0.10.2's values (its lax_test accuracy check): the real part is 0 where |a| = |b| is
+    # finite; (a - b)(a + b) gave 0 * inf = nan at the largest floats
+    m = float(np.finfo(np.float32).max)
+    x = np.array([m + 1j * m, -m + 1j * m, 2 - 2j, 3 + 4j, np.inf + 1j], np.complex64)
+    inf = np.inf
+    want = [complex(0, inf), complex(0, -inf), complex(0, -8), -7 + 24j, complex(inf, inf)]
+    got = (core.jit(lax.square) if jit else lax.square)(x)
+    np.testing.assert_array_equal(np.asarray(got), np.array(want, np.complex64))

@@ -329,12 +329,16 @@ register_lowering(integer_pow_p, Scalar(_integer_pow_lowering))
 
 
 def _square_lowering(ctx, x):
-    """x * x; a complex square as JAX lowers it: (a - b)(a + b) + 2ab i."""
+    """x * x; a complex square as JAX lowers it: (a - b)(a + b) + 2ab i, the real part 0
+    where |a| = |b| is finite."""
     if ctx.dtype.kind != "c":
         return f"({x} * {x})"
     a, b = ctx.tmp(f"{x}.real"), ctx.tmp(f"{x}.imag")
     two = ctx.const(2, np.finfo(ctx.dtype).dtype)
-    return _complex(ctx, f"complex(({a} - {b}) * ({a} + {b}), ({a} * {b}) * {two})")
+    zero = ctx.const(0, np.finfo(ctx.dtype).dtype)
+    same = f"(np.abs({a}) == np.abs({b})) & np.isfinite({a})"
+    re = f"({zero} if {same} else ({a} - {b}) * ({a} + {b}))"
+    return _complex(ctx, f"complex({re}, ({a} * {b}) * {two})")
 
 
 register_lowering(square_p, Scalar(_square_lowering))
