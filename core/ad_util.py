@@ -63,7 +63,8 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     JAX's)."""
     if type(aval.dtype) is dtypes.KeyDType or aval.dtype == dtypes.float0:
         return np.zeros(aval.shape, dtypes.float0)
-    return varying_like(ops.full(aval.shape, 0, aval.dtype, aval.weak_type), aval)
+    zeros = ops.full(aval.shape, 0, aval.dtype, aval.weak_type, exact_dtype=True)
+    return varying_like(zeros, aval)
 
 
 def instantiate(t: Any) -> Any:

@@ -718,7 +718,7 @@ def value_and_grad(
 
 def _ones_like(x: Any) -> Any:
     aval = get_aval(x)
-    return varying_like(full(aval.shape, 1, aval.dtype, aval.weak_type), aval)
+    return varying_like(full(aval.shape, 1, aval.dtype, aval.weak_type, exact_dtype=True), aval)
 
 
 def grad(

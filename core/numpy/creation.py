@@ -358,14 +358,16 @@ def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
 
 
 def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], np.dtype, bool]:
-    """The shape, dtype and weak type of an array made like `a`: an array or scalar, or a
-    duck-typed array (a `shape` and a `dtype`, no values: `jax.ShapeDtypeStruct`), whose
-    result JAX makes strongly typed."""
+    """The shape, dtype and weak type of an array made like `a`: an array or scalar (its
+    dtype as it is: 64 bits made in an `enable_x64` block stay, as JAX's), or a duck-typed
+    array (a `shape` and a `dtype`, no values: `jax.ShapeDtypeStruct`), whose result JAX
+    makes strongly typed and canonical."""
     duck = not isinstance(a, (Array, Tracer, np.ndarray, np.generic)) and all(
         hasattr(a, attr) for attr in ("shape", "dtype")
     )
     if duck or _is_float0(a):
-        shp0, dt0, weak0 = tuple(a.shape), a.dtype, False
+        dt0 = a.dtype if _is_float0(a) else dtypes.canonicalize_dtype(a.dtype)
+        shp0, weak0 = tuple(a.shape), False
     else:
         aval = get_aval(ensure_array(a))
         shp0, dt0, weak0 = aval.shape, aval.dtype, aval.weak_type
@@ -392,12 +394,13 @@ def _placed_like(a: Any, out: Any, weak: bool, where: str, device: Any, out_shar
 
 def _filled(shape: tuple[int, ...], value: Any, dt: Any, weak: bool = False) -> Any:
     """`lax.full`: an array of `shape` filled with `value`, or keys if `dt` is a key dtype, or
-    a numpy array of the tangent dtype `float0` (which has no values), as JAX's."""
+    a numpy array of the tangent dtype `float0` (which has no values), as JAX's; `dt` as it
+    is (canonical already, or the dtype of the array a `*_like` copies)."""
     if dt == dtypes.float0:
         return np.zeros(shape, dtypes.float0)
     if type(dt) is dtypes.KeyDType:
         return prng.full_keys(shape, value, dt)
-    return sh.full(shape, value, dt, weak)
+    return sh.full(shape, value, dt, weak, exact_dtype=True)
 
 
 def zeros_like(
@@ -484,7 +487,7 @@ def full_like(
     if not keys and (
         np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim)
     ):
-        out = broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
+        out = broadcast_to(sh.convert_exact(ensure_array(fill_value), dt), shp)
     else:
         out = _filled(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
     return _placed_like(a, out, weak, "jnp.full_like", device, out_sharding)

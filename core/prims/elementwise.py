@@ -1752,6 +1752,7 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
     result is weakly typed when `x` is and no `dtype` is given."""
     aval = get_aval(x)
     shape = aval.shape if shape is None else tuple(shape)
-    if dtype is None:
-        return varying_like(full(shape, fill_value, aval.dtype, aval.weak_type), aval)
+    if dtype is None:  # `x`'s dtype as it is (64 bits made in an `enable_x64` block stay)
+        filled = full(shape, fill_value, aval.dtype, aval.weak_type, exact_dtype=True)
+        return varying_like(filled, aval)
     return varying_like(full(shape, fill_value, dtypes.canonicalize_dtype(dtype), False), aval)

@@ -339,7 +339,7 @@ def _convert_unless_same(x: Any, new_dtype: Any, weak_type: bool) -> Any:
         return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
     with warnings.catch_warnings():  # the primitive drops an imaginary part silently
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        return convert_element_type(x, new_dtype, weak_type)
+        return convert_exact(x, new_dtype, weak_type)
 
 
 def _convert_batch(args, dims, **params):
@@ -365,7 +365,13 @@ jax_params(convert_element_type_p, sharding=None)
 
 def convert_element_type(operand: Any, new_dtype: Any, weak_type: bool = False) -> Any:
     """Casts `operand` to `new_dtype` (float to int truncates towards zero and saturates)."""
-    new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    return convert_exact(operand, dtypes.canonicalize_dtype(new_dtype), weak_type)
+
+
+def convert_exact(operand: Any, new_dtype: Any, weak_type: bool = False) -> Any:
+    """`convert_element_type` to `new_dtype` as it is, not made canonical: the dtype of an
+    existing value (a transposed conversion's cotangent takes its operand's dtype, 64 bits
+    made in an `enable_x64` block included, as JAX's)."""
     keys = type(new_dtype) is dtypes.KeyDType  # only keys convert to keys (abstract eval)
     aval = get_aval(operand)
     host = isinstance(operand, (bool, int, float, complex, np.generic, np.ndarray))
@@ -442,12 +448,21 @@ def _negative_shape(shape: tuple[int, ...]) -> str:
     )
 
 
-def full(shape: tuple[int, ...], fill_value: Any, dtype: Any, weak_type: bool = False) -> Any:
-    """An array of `shape` filled with `fill_value` (a scalar, possibly traced)."""
+def full(
+    shape: tuple[int, ...],
+    fill_value: Any,
+    dtype: Any,
+    weak_type: bool = False,
+    *,
+    exact_dtype: bool = False,
+) -> Any:
+    """An array of `shape` filled with `fill_value` (a scalar, possibly traced), of `dtype`
+    made canonical (x64 off: 32 bits), or `exact_dtype` as it is: the dtype of an existing
+    value (`full_like` of an array made in an `enable_x64` block keeps its 64 bits, as JAX's)."""
     shape = tuple(int(s) for s in shape)
     if any(d < 0 for d in shape):
         raise ShapeError(_negative_shape(shape))
-    dt = dtypes.canonicalize_dtype(dtype)
+    dt = np.dtype(dtype) if exact_dtype else dtypes.canonicalize_dtype(dtype)
     if isinstance(fill_value, Tracer) or (
         isinstance(fill_value, Array) and fill_value.aval.shape != ()
     ):

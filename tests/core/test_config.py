@@ -1,10 +1,13 @@
 """`core.make_user_context` (`jax.make_user_context`): a jitted function traces again under a
 new value of a user context, as in JAX 0.10.2 (which traced 3 times in the sequence below); and
-the config object's other JAX names (`x64_enabled`, `_read`)."""
+the config object's other JAX names (`x64_enabled`, `_read`), and arrays made in
+`enable_x64` blocks used outside them."""
 
+import numpy as np
 import pytest
 
 import core
+import core.numpy as jnp
 
 
 def test_user_context_values_key_the_jit_cache():
@@ -71,3 +74,30 @@ def test_x64_enabled_and_read_follow_enable_x64_blocks():
         assert core.config.x64_enabled is (not before)
         assert core.config._read("jax_enable_x64") is (not before)
     assert core.config.x64_enabled is before and core.config.read("enable_x64") is before
+
+
+def _f64(x):
+    """`x` as a float64 array made in an enable_x64 block."""
+    with core.enable_x64():
+        return jnp.asarray(x, jnp.float64)
+
+
+def test_arrays_made_in_x64_blocks_keep_64_bits_through_likes_and_grads():
+    # JAX 0.10.2 with x64 off: the *_like of a float64 array made in an enable_x64 block are
+    # float64 (numpy inputs and ShapeDtypeStructs are canonical); grad through such a block
+    # returns the input's float32, first and second order
+    x = _f64(5.0)
+    likes = [jnp.zeros_like(x), jnp.ones_like(x), jnp.full_like(x, 2), core.lax.full_like(x, 1)]
+    assert [a.dtype for a in likes] == [np.float64] * 4
+    assert jnp.full_like(_f64([1.0, 2.0]), jnp.ones(1)).dtype == np.float64
+    assert jnp.zeros_like(np.ones(3)).dtype == np.float32
+    assert jnp.zeros_like(core.ShapeDtypeStruct((2,), np.float64)).dtype == np.float32
+
+    def g(t):
+        with core.enable_x64():
+            t = jnp.asarray(t, jnp.float64)
+            return jnp.sin(t) * t
+
+    first, second = core.grad(g)(5.0), core.grad(core.grad(g))(5.0)
+    assert first.dtype == second.dtype == np.float32
+    np.testing.assert_allclose([first, second], [0.45938665, 5.3619456], rtol=1e-6)
