@@ -36,20 +36,41 @@ class AxisType(enum.Enum):
         return self.name
 
 
+def _axis_types(names: tuple, types: Any, name: str) -> tuple:
+    """JAX's axis types of a mesh: one per axis (default `Auto`), a single `AxisType` taken as
+    one, checked.
+
+    Raises:
+      TypeError: an axis type that is not an `AxisType`.
+      ValueError: as many axis types as axis names, not.
+    """
+    types = (AxisType.Auto,) * len(names) if types is None else types
+    types = tuple(types) if isinstance(types, (tuple, list)) else (types,)
+    if not all(isinstance(t, AxisType) for t in types):
+        raise TypeError(
+            f"axis_types passed to {name} must be of type `jax.sharding.AxisType`. Got {types} "
+            f"of type {tuple(type(t) for t in types)}"
+        )
+    if len(types) != len(names):
+        raise ValueError(
+            "Number of axis names should match the number of axis_types. Got "
+            f"axis_names={names} and axis_types={types}\nGive one AxisType per mesh axis."
+        )
+    return types
+
+
 class AbstractMesh:
     """A mesh's shape, axis names and types without devices (`jax.sharding.AbstractMesh`)."""
 
     def __init__(
         self,
         axis_sizes: Sequence[int],
-        axis_names: Sequence[str],
-        axis_types: Sequence[AxisType] | None = None,
+        axis_names: str | Sequence[str],
+        axis_types: AxisType | Sequence[AxisType] | None = None,
     ) -> None:
         self.axis_sizes = tuple(int(s) for s in axis_sizes)
-        self.axis_names = tuple(axis_names)
-        self.axis_types = (
-            (AxisType.Auto,) * len(self.axis_names) if axis_types is None else tuple(axis_types)
-        )
+        self.axis_names = (axis_names,) if isinstance(axis_names, str) else tuple(axis_names)
+        self.axis_types = _axis_types(self.axis_names, axis_types, type(self).__name__)
 
     @property
     def shape(self) -> collections.OrderedDict:
@@ -61,7 +82,8 @@ class AbstractMesh:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.axis_sizes))
+        """The number of devices (0 for the empty mesh, as JAX's)."""
+        return int(np.prod(self.axis_sizes)) if self.axis_names else 0
 
     @property
     def empty(self) -> bool:

@@ -1,11 +1,13 @@
 """The current mesh and abstract mesh (`core/mesh.py`): `AbstractMesh`'s repr as JAX 0.10.2
-prints it, `update_axis_types`, and `use_abstract_mesh` blocks."""
+prints it, `update_axis_types`, `use_abstract_mesh` blocks, and axis types as JAX checks
+them."""
 
+import numpy as np
 import pytest
 
 import core
 from core.errors import MeshShapeError
-from core.sharding import AxisType, get_abstract_mesh, use_abstract_mesh
+from core.sharding import AbstractMesh, AxisType, Mesh, get_abstract_mesh, use_abstract_mesh
 
 Explicit, Auto = AxisType.Explicit, AxisType.Auto
 
@@ -39,3 +41,21 @@ def test_use_abstract_mesh_needs_the_current_axes():
         use_abstract_mesh(other.abstract_mesh),
     ):
         pass
+
+
+def test_axis_types_a_single_name_and_the_empty_mesh_as_jax():
+    # JAX 0.10.2: a single AxisType (and a single axis name) stands for a tuple of one; the
+    # number of types must match the names (ValueError), each be an AxisType (TypeError); the
+    # empty mesh has size 0
+    one = AbstractMesh((2,), "x", axis_types=AxisType.Auto)
+    assert one == AbstractMesh((2,), ("x",)) and one.axis_types == (AxisType.Auto,)
+    mesh = Mesh(np.array(core.devices()[:2]), "x", axis_types=AxisType.Explicit)
+    assert mesh.axis_types == (AxisType.Explicit,)
+    with pytest.raises(ValueError, match="^Number of axis names should match the number of"):
+        AbstractMesh((2, 1), ("x", "y"), axis_types=AxisType.Auto)
+    with pytest.raises(ValueError, match="^Number of axis names should match the number of"):
+        core.make_mesh((1, 1), ("data", "model"), axis_types=AxisType.Explicit)
+    with pytest.raises(TypeError, match="axis_types passed to AbstractMesh must be of type"):
+        AbstractMesh((2, 2), ("x", "y"), axis_types=("explicit", AxisType.Explicit))
+    empty = Mesh(np.empty((), dtype=object), ())
+    assert empty.size == 0 and empty.abstract_mesh.size == 0 and AbstractMesh((), ()).size == 0
