@@ -307,8 +307,7 @@ def closes_over(trace: Trace, funs: tuple, depth: int = 8) -> bool:
         elif isinstance(x, types.MethodType):
             items = [x.__func__, x.__self__]
         elif isinstance(x, types.FunctionType):
-            cells = [c.cell_contents for c in x.__closure__ or () if _filled(c)]
-            items = cells + list(x.__defaults__ or ())
+            items = closure_values(x) + list(x.__defaults__ or ())
         elif hasattr(x, "__dict__"):
             items = list(vars(x).values())
         else:
@@ -318,9 +317,19 @@ def closes_over(trace: Trace, funs: tuple, depth: int = 8) -> bool:
     return any(reach(f, depth) for f in funs)
 
 
-def _filled(cell: Any) -> bool:
-    try:
-        cell.cell_contents  # noqa: B018  (an empty cell raises)
-    except ValueError:
-        return False
-    return True
+def closure_values(fun: Any) -> list[Any]:
+    """The values in `fun`'s closure cells (a cell of a name not yet assigned has none).
+
+    Args:
+      fun: a function (anything else has no cells).
+
+    Returns:
+      The values, in cell order.
+    """
+    values = []
+    for cell in getattr(fun, "__closure__", None) or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # empty
+            continue
+    return values

@@ -86,6 +86,7 @@ from core.trace import (
     Tracer,
     as_output_value,
     as_value,
+    closure_values,
     current_trace,
     set_current_trace,
 )
@@ -310,15 +311,6 @@ _trace_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _is_ref(x: Any) -> bool:
     return isinstance(x, Ref)
-
-
-def _filled(cell: Any) -> bool:
-    """Whether a closure cell holds a value (a cell of a name not yet assigned does not)."""
-    try:
-        _ = cell.cell_contents
-    except ValueError:
-        return False
-    return True
 
 
 def _to_input(x: Any, aval: ShapedArray) -> Any:
@@ -660,7 +652,7 @@ class Jitted:
                 )
             seen[id(ref)] = i
         fun = inspect.unwrap(self._fun)
-        cells = [c.cell_contents for c in getattr(fun, "__closure__", None) or () if _filled(c)]
+        cells = closure_values(fun)
         code = getattr(fun, "__code__", None)
         glob = getattr(fun, "__globals__", {})
         used = cells + [glob[n] for n in (code.co_names if code else ()) if n in glob]
