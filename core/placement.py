@@ -235,14 +235,21 @@ def _check_shard(sharding: Any, shape: tuple[int, ...], block: np.ndarray, dtype
         )
 
 
-def _callback_dtype(block: np.ndarray, dtype: Any) -> np.dtype:
-    """The dtype of `make_array_from_callback`'s array: its shards' (canonical), which a given
-    `dtype` must match (JAX's ValueError)."""
-    found = canonicalize_dtype(block.dtype)
+def _shards_dtype(shard_dtype: Any, dtype: Any, fname: str) -> np.dtype:
+    """The dtype of the array `fname` makes: its shards' (canonical; None: there are none),
+    which a given `dtype` must match, and must be given without shards (JAX's ValueErrors)."""
+    if shard_dtype is None:
+        if dtype is None:
+            raise ValueError(
+                "If the Array has no addressable shards, `dtype` must be provided via the "
+                f"`dtype` argument to `jax.{fname}`."
+            )
+        return canonicalize_dtype(dtype)
+    found = canonicalize_dtype(shard_dtype)
     if dtype is not None and canonicalize_dtype(dtype) != found:
         raise ValueError(
-            "If `dtype` is provided to `jax.make_array_from_callback`, it must match the dtype "
-            f"of the addressable shards. Got dtype={np.dtype(dtype).name} and shard "
+            f"If `dtype` is provided to `jax.{fname}`, it must match the dtype of the "
+            f"addressable shards. Got dtype={np.dtype(dtype).name} and shard "
             f"dtype={found.name}`."
         )
     return found
@@ -272,7 +279,7 @@ def make_array_from_callback(
     for index in _addressable_indices(sharding, shape, "make_array_from_callback").values():
         block, impl = _shard_data(data_callback(index))
         if impl is None:
-            found = _callback_dtype(block, dtype)
+            found = _shards_dtype(block.dtype, dtype, "make_array_from_callback")
             _check_shard(sharding, shape, block, found)
         else:
             found = block.dtype
@@ -320,7 +327,19 @@ def make_array_from_single_device_arrays(
       TypeError: a shard that is not an `Array`.
     """
     shape = tuple(int(d) for d in shape)
-    indices = _addressable_indices(sharding, shape, "make_array_from_single_device_arrays")
+    name = "make_array_from_single_device_arrays"
+    if not isinstance(arrays, (list, tuple)):
+        raise TypeError(
+            f"jax.{name} `arrays` argument must be a list or tuple, but got {type(arrays)}."
+        )
+    if any(isinstance(a, Tracer) for a in arrays):
+        raise ValueError(
+            f"jax.{name} requires a list of concrete arrays as input, but got types "
+            f"{set(map(type, arrays))}\nCall it outside jit, on concrete per-device Arrays."
+        )
+    if not any(isinstance(a, PRNGKeyArray) for a in arrays):
+        dtype = _shards_dtype(arrays[0].dtype if arrays else None, dtype, name)
+    indices = _addressable_indices(sharding, shape, name)
     if len(arrays) != len(indices):
         raise ValueError(
             f"Expected {len(indices)} per-device arrays (this is how many devices are "
@@ -356,7 +375,14 @@ def _single_device(a: Any) -> Any:
             f"Unsupported type for elements in `arrays`: {type(a)}\nPass Arrays, one per "
             "device: `device_put(shard, device)`."
         )
-    (device,) = a.devices()
+    devices = a.devices()
+    if len(devices) != 1:
+        raise ValueError(
+            "When making an array from single-device arrays the input arrays must have one "
+            f"shard each. An argument array had {len(devices)} shard(s).\nPass one Array per "
+            "device: `array.addressable_shards[i].data`."
+        )
+    (device,) = devices
     return device
 
 

@@ -143,3 +143,58 @@ def test_key_arrays_from_callback_and_single_device_arrays_and_their_shards():
     assert str(shard.data.dtype) == "key<fry>" and shard.data.shape == (1,)
     assert joined.on_device_size_in_bytes() == 64 and len(joined.global_shards) == 8
     assert joined.addressable_data(2).shape == (1,) and keys.unsafe_buffer_pointer() > 0
+
+
+def _one_device():
+    return SingleDeviceSharding(core.devices()[0])
+
+
+SINGLE_DEVICE_ARRAYS_ERRORS = [  # JAX 0.10.2's classes and first lines (8 CPU devices)
+    (
+        lambda: core.make_array_from_single_device_arrays(
+            (8, 2), NamedSharding(core.make_mesh((4, 2), ("x", "y")), P("x", "y")), []
+        ),
+        ValueError,
+        "If the Array has no addressable shards, `dtype` must be provided via the `dtype`",
+    ),
+    (
+        lambda: core.make_array_from_single_device_arrays(
+            (8, 2), _one_device(), [core.device_put(np.ones((8, 2), np.int32), _one_device())],
+            dtype=np.float32,
+        ),
+        ValueError,
+        "If `dtype` is provided to `jax.make_array_from_single_device_arrays`, it must match",
+    ),
+    (
+        lambda: core.jit(
+            lambda x: core.make_array_from_single_device_arrays(x.shape, _one_device(), [x])
+        )(np.arange(10)),
+        ValueError,
+        "jax.make_array_from_single_device_arrays requires a list of concrete arrays",
+    ),
+    (
+        lambda: core.jit(
+            lambda x: core.make_array_from_single_device_arrays(x.shape, _one_device(), x)
+        )(np.arange(10)),
+        TypeError,
+        "jax.make_array_from_single_device_arrays `arrays` argument must be a list or tuple",
+    ),
+    (
+        lambda: core.make_array_from_single_device_arrays(
+            (10,), _split2(), [core.device_put(np.arange(10), _split2())] * 2
+        ),
+        ValueError,
+        "When making an array from single-device arrays the input arrays must have one shard "
+        "each. An argument array had 2 shard\\(s\\).",
+    ),
+]  # fmt: skip
+
+
+def _split2():
+    return NamedSharding(core.make_mesh((2,), ("x",)), P("x"))
+
+
+@pytest.mark.parametrize("make, error, first", SINGLE_DEVICE_ARRAYS_ERRORS)
+def test_single_device_arrays_errors_are_jaxs(make, error, first):
+    with pytest.raises(error, match=f"^{first}"):
+        make()
