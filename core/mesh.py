@@ -126,7 +126,20 @@ class AbstractMesh:
     @property
     def explicit_axes(self) -> tuple[str, ...]:
         """The names of the `Explicit` axes, the ones array types mention."""
-        return tuple(n for n, t in zip(self.axis_names, self.axis_types) if t is AxisType.Explicit)
+        return self._axes_of(AxisType.Explicit)
+
+    @property
+    def auto_axes(self) -> tuple[str, ...]:
+        """The names of the `Auto` axes."""
+        return self._axes_of(AxisType.Auto)
+
+    @property
+    def manual_axes(self) -> tuple[str, ...]:
+        """The names of the `Manual` axes."""
+        return self._axes_of(AxisType.Manual)
+
+    def _axes_of(self, kind: AxisType) -> tuple[str, ...]:
+        return tuple(n for n, t in zip(self.axis_names, self.axis_types) if t is kind)
 
 
 class Mesh(AbstractMesh):
@@ -153,6 +166,10 @@ class Mesh(AbstractMesh):
     ) -> None:
         if isinstance(axis_names, str):
             axis_names = (axis_names,)
+        if any(n is None for n in axis_names):
+            raise ValueError(  # JAX's words, then the fix
+                f"Mesh axis names cannot be None. Got: {tuple(axis_names)}\nName every axis."
+            )
         arr = np.empty(np.shape(devices), dtype=object)
         arr[...] = devices if isinstance(devices, np.ndarray) else _nested_list(devices)
         if arr.ndim != len(axis_names):

@@ -117,6 +117,13 @@ def _canonical_entry(entry: Any) -> Any:
     None."""
     if not isinstance(entry, (tuple, list)):
         return entry if entry else None
+    nested = next((e for e in entry if isinstance(e, (tuple, list))), None)
+    if nested is not None:
+        raise ValueError(  # JAX's words, then the fix
+            "A tuple inside PartitionSpec cannot contain a nested tuple. Got partition: "
+            f"{entry} and the nested tuple: {nested}\nFlatten it: one tuple of mesh axis names "
+            "per array axis."
+        )
     return None if not entry else entry[0] if len(entry) == 1 else tuple(entry)
 
 
@@ -140,6 +147,9 @@ class PartitionSpec:
     UNCONSTRAINED = _Unconstrained()
 
     __slots__ = ("_partitions", "unreduced", "reduced")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError("Subclassing `jax.P` is prohibited.")
 
     def __init__(
         self, *partitions: Any, unreduced: Any = frozenset(), reduced: Any = frozenset()

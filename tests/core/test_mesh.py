@@ -59,3 +59,18 @@ def test_axis_types_a_single_name_and_the_empty_mesh_as_jax():
         AbstractMesh((2, 2), ("x", "y"), axis_types=("explicit", AxisType.Explicit))
     empty = Mesh(np.empty((), dtype=object), ())
     assert empty.size == 0 and empty.abstract_mesh.size == 0 and AbstractMesh((), ()).size == 0
+
+
+def test_mesh_axes_by_type_and_the_checks_of_names_and_specs():
+    # JAX 0.10.2: axes by type, None names refused, nested tuples in a P refused, no
+    # subclass of P
+    mesh = core.make_mesh(
+        (1, 1, 1), ("x", "y", "z"), axis_types=(AxisType.Explicit, AxisType.Auto, AxisType.Manual)
+    )
+    assert (mesh.explicit_axes, mesh.auto_axes, mesh.manual_axes) == (("x",), ("y",), ("z",))
+    with pytest.raises(ValueError, match=r"^Mesh axis names cannot be None. Got: \(None, 'x'\)"):
+        Mesh(np.array(core.devices()).reshape(4, 2), (None, "x"))
+    with pytest.raises(ValueError, match="^A tuple inside PartitionSpec cannot contain a nested"):
+        core.P("x", "y", ("z", ("a",)))
+    with pytest.raises(TypeError, match="^Subclassing `jax.P` is prohibited."):
+        type("MyP", (core.P,), {})
