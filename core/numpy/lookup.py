@@ -8,6 +8,7 @@ wrapping and the gather modes defined here.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -82,10 +83,6 @@ def _prep_indices(indices: Any, n: int, mode: str, wrap_negatives: bool = True) 
     return wrap_negative(idx, n) if wrap_negatives else idx
 
 
-@library_jit(
-    static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"),
-    name="_take",  # JAX's jitted part of take
-)
 def take(
     a: Any,
     indices: Any,
@@ -96,12 +93,54 @@ def take(
     indices_are_sorted: bool = False,
     fill_value: Any = None,
 ) -> Any:
-    """Elements of `a` at `indices` along `axis` (the flattened array when None).
+    """Elements of `a` at `indices` along `axis` (the flattened array when None), as `jnp.take`.
 
-    Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`, where negative
-    indices count from the end) unless `mode="clip"` (clamp: negative indices give the first
-    element, as in JAX) or `mode="wrap"` (modulo) is asked for.
+    Args:
+      a: the array.
+      indices: integer indices.
+      axis: the axis to index (None: the flattened array).
+      out: unsupported (JAX's NotImplementedError when given).
+      mode: out-of-bounds handling: "fill" (the default: `fill_value`; negative indices count
+        from the end), "clip" (clamp: negative indices give the first element, as in JAX) or
+        "wrap" (modulo).
+      unique_indices: a promise that the indices are distinct.
+      indices_are_sorted: a promise that the indices are sorted.
+      fill_value: the value of out-of-bounds indices with "fill" (NaN, or the dtype's
+        smallest value).
+
+    Returns:
+      The gathered values. Non-empty indices into an empty axis are JAX's IndexError.
     """
+    check_arraylike("take", a, indices)
+    if _is_empty_axis(a, axis) and math.prod(np.shape(indices)):
+        raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+    return take_filling(a, indices, axis, out, mode, unique_indices, indices_are_sorted, fill_value)
+
+
+def _is_empty_axis(a: Any, axis: int | None) -> bool:
+    shape = np.shape(a)
+    if axis is None:
+        return math.prod(shape) == 0
+    return bool(shape) and shape[canonicalize_axis(axis, len(shape))] == 0
+
+
+@library_jit(
+    static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"),
+    name="_take",  # JAX's jitted part of take
+)
+def take_filling(
+    a: Any,
+    indices: Any,
+    axis: int | None = None,
+    out: Any = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
+) -> Any:
+    """`take`, where non-empty indices into an empty axis read the fill value (or 0): what
+    numbax's own functions use (the quantiles of an empty axis are NaN, numpy's answer; the
+    padding of `unique(size=...)` of an empty array)."""
     check_arraylike("take", a, indices)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.take is not supported.")

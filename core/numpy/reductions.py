@@ -29,7 +29,7 @@ from core.numpy._util import (
     static_axes,
     to_inexact,
 )
-from core.numpy.lookup import take, take_along_axis
+from core.numpy.lookup import take_along_axis, take_filling
 from core.numpy.shapes import concatenate
 from core.numpy.ufuncs import (
     add,
@@ -909,8 +909,8 @@ def quantile(
     idx_dt = dtypes.default_int()
     lo_i, hi_i = (sh.convert_element_type(v, idx_dt) for v in (lo, hi))
     mode = "clip" if n else "fill"  # an empty axis reads NaN (numpy's answer, quietly)
-    v_lo = take(s, lo_i, axis=ax, mode=mode)
-    v_hi = take(s, hi_i, axis=ax, mode=mode)
+    v_lo = take_filling(s, lo_i, axis=ax, mode=mode)
+    v_hi = take_filling(s, hi_i, axis=ax, mode=mode)
     qnd = get_aval(q).ndim
     if method == "linear":
         frac = ew.sub(pos, lo)
@@ -925,7 +925,7 @@ def quantile(
         res = ew.mul(ew.add(v_lo, v_hi), ew.full_like(v_lo, 0.5))
     elif method == "nearest":  # as JAX: a fraction of exactly 1/2 takes the lower neighbour
         upper = ew.gt(ew.sub(pos, lo), ew.full_like(pos, 0.5))
-        res = take(s, ew.select_n(upper, lo_i, hi_i), axis=ax, mode=mode)
+        res = take_filling(s, ew.select_n(upper, lo_i, hi_i), axis=ax, mode=mode)
     else:
         raise ValueError(f"method={method!r} is not one of linear/lower/higher/midpoint/nearest")
     if dtypes.kind(get_aval(a).dtype) == "f":  # a NaN along the axis makes the quantile NaN

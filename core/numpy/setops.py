@@ -26,7 +26,7 @@ from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
 from core.numpy._util import check_arraylike, ensure_array, promote_dtypes
 from core.numpy.logic import isin
-from core.numpy.lookup import searchsorted, take
+from core.numpy.lookup import searchsorted, take_filling
 from core.numpy.nonzero import nonzero
 from core.numpy.sorting import argsort
 from core.numpy.where import where
@@ -122,7 +122,7 @@ def _compact(keep: Any, cand: Any, size: int | None, name: str) -> tuple[Any, An
     size = _static_size(keep, size, name)
     n = _len(cand)
     idx = nonzero(keep, size=size, fill_value=n)[0]
-    vals = take(cand, idx, mode="fill", fill_value=0)
+    vals = take_filling(cand, idx, mode="fill", fill_value=0)
     count = rd.sum(keep, dtype=dtypes.default_int())
     valid = uf.less(cr.arange(size, dtype=dtypes.default_int()), count)
     return vals, idx, valid
@@ -223,10 +223,10 @@ def intersect1d(
     out = _fill(vals, valid, fill_value, _smallest(vals, valid))
     if not return_indices:
         return out
-    i1 = where(valid, take(perm1, idx, mode="clip"), n1)
+    i1 = where(valid, take_filling(perm1, idx, mode="clip"), n1)
     s2, perm2 = _sorted(a2)
     j = searchsorted(s2, vals, side="left")
-    i2 = where(valid, take(perm2, j, mode="clip"), n2)
+    i2 = where(valid, take_filling(perm2, j, mode="clip"), n2)
     return out, i1, i2
 
 

@@ -122,3 +122,27 @@ def test_searchsorted_compare_all_needs_no_rank_promotion():
 def test_searchsorted_method_takes_jaxs_keywords():
     got = jnp.array([1.0, 2.0, 3.0]).searchsorted(jnp.array([2.0]), side="right", method="sort")
     np.testing.assert_array_equal(got, [2])
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2: an IndexError for any mode, eagerly and under jit
+    "shape, idx, axis, mode",
+    [
+        ((2, 0, 4), [0], 1, None),
+        ((2, 0, 4), [0], 1, "clip"),
+        ((0,), [0], None, None),
+        ((0, 2), [1], 0, "fill"),
+    ],
+)
+def test_take_of_nonempty_indices_from_an_empty_axis(shape, idx, axis, mode):
+    for take in (jnp.take, core.jit(jnp.take, static_argnames=("axis", "mode"))):
+        with pytest.raises(
+            IndexError, match="Cannot do a non-empty jnp.take\\(\\) from an empty axis"
+        ):
+            take(jnp.ones(shape), jnp.array(idx), axis=axis, mode=mode)
+
+
+def test_take_of_empty_indices_and_numbaxs_empty_axis_users():
+    assert jnp.take(jnp.ones((2, 0, 4)), jnp.array([], jnp.int32), axis=1).shape == (2, 0, 4)
+    # the quantiles of an empty axis stay numpy's NaN, unique's padding of an empty array fills
+    assert np.isnan(jnp.quantile(jnp.zeros((0,)), 0.5))
+    np.testing.assert_array_equal(jnp.unique(jnp.array([]), size=3, fill_value=1.0), [1.0] * 3)
