@@ -11,6 +11,7 @@ re-exports all of them. Importing it tells `core.array` where arrays live
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -65,6 +66,29 @@ class Sharding:
     @property
     def memory_kind(self) -> str:
         return "device"
+
+    def is_equivalent_to(self, other: Sharding, ndim: int) -> bool:
+        """Whether `other` places every array of rank `ndim` as this sharding does
+        (`jax.sharding.Sharding.is_equivalent_to`): the same piece on every device.
+
+        Args:
+          other: the other sharding.
+          ndim: the rank of the arrays.
+
+        Returns:
+          Whether both give each device the same index of such an array (compared on a
+          shape every mesh axis divides) and have one memory kind.
+        """
+        if self.memory_kind != other.memory_kind or self.device_set != other.device_set:
+            return False
+        size = math.lcm(self.num_devices, other.num_devices)
+        shape = (size,) * ndim
+
+        def pieces(sharding: Sharding) -> dict:
+            indices = sharding.devices_indices_map(shape)  # type: ignore[attr-defined]
+            return {d: tuple(s.indices(size) for s in index) for d, index in indices.items()}
+
+        return pieces(self) == pieces(other)
 
 
 class SingleDeviceSharding(Sharding):

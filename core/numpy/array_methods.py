@@ -25,6 +25,7 @@ from core.numpy import (
 from core.numpy import linalg_ops as lo
 from core.numpy.indexing import AtIndexer, getitem
 from core.numpy.selection import choose, compress
+from core.placement import device_put
 from core.prims import elementwise as ew
 from core.prims.random_bits import bitcast_convert_type
 from core.prims.rev import rev
@@ -188,9 +189,19 @@ def _install_more() -> None:
     ArrayBase.compress = _compress
     ArrayBase.choose = _choose
     ArrayBase.imag = property(lambda self: ufuncs.imag(self))
-    ArrayBase.to_device = lambda self, device, *, stream=None: self
+    ArrayBase.to_device = _to_device
     ArrayBase.view = _view
     ArrayBase.byteswap = _byteswap
+
+
+def _to_device(self, device, *, stream=None):
+    """`x.to_device(device)`: a copy committed to `device` (a `Device` or a `Sharding`), as
+    JAX's `device_put`; a `stream` is JAX's NotImplementedError."""
+    if stream is not None:
+        raise NotImplementedError(  # JAX's words, then the fix
+            "stream argument of array.to_device()\nOmit it: numbax's devices have no streams."
+        )
+    return device_put(self, device)
 
 
 def _operator_round(self, ndigits=None):

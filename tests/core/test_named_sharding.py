@@ -508,3 +508,18 @@ def _jit_case(mesh, kind):
 def test_jit_in_shardings_result_specs(kind, spec):
     out = _jit_case(core.make_mesh((2, 4), ("a", "b")), kind)
     assert repr(out.sharding.spec) == spec
+
+
+def test_is_equivalent_to_compares_the_pieces_each_device_holds():
+    # JAX 0.10.2 (8 CPU devices): a 1-device mesh's sharding is a single device's; a pmap's
+    # output shardings are equivalent to each other; P('x', 'y') over (2, 1) is P('x'), not
+    # P(None, 'x')
+    auto = (AxisType.Auto,)
+    one = NamedSharding(core.make_mesh((1,), ("x",), axis_types=auto), P("x"))
+    single = SingleDeviceSharding(core.devices()[0])
+    pmapped = [core.pmap(lambda x: x)(jnp.arange(8)).sharding for _ in range(2)]
+    mesh2 = core.make_mesh((2, 1), ("x", "y"), axis_types=auto * 2)
+    xy, x, none_x = (NamedSharding(mesh2, s) for s in (P("x", "y"), P("x"), P(None, "x")))
+    assert one.is_equivalent_to(single, 2) and pmapped[0].is_equivalent_to(pmapped[1], 2)
+    assert not one.is_equivalent_to(pmapped[0], 2) and not single.is_equivalent_to(pmapped[0], 2)
+    assert xy.is_equivalent_to(x, 2) and not xy.is_equivalent_to(none_x, 2)

@@ -157,3 +157,13 @@ def test_shift_operators(call, values, dtype, weak):
     out = call(jnp.array([True, False]))
     assert (str(out.dtype), out.weak_type) == (dtype, weak)
     np.testing.assert_array_equal(out, values)
+
+
+def test_to_device_commits_a_copy_to_the_device_or_sharding():
+    # JAX 0.10.2 (8 CPU devices): x.to_device(d) is device_put(x, d)
+    x = jnp.ones((2, 10))
+    assert x.to_device(core.devices()[-1]).device == core.devices()[-1]
+    sharding = core.sharding.NamedSharding(core.make_mesh((2,), ("x",)), core.P("x"))
+    assert x.to_device(sharding).sharding == sharding
+    with pytest.raises(NotImplementedError, match="^stream argument of array.to_device()"):
+        x.to_device(core.devices()[0], stream=1)
