@@ -311,8 +311,9 @@ def _check_unreduced(partitions: tuple, unreduced: frozenset, reduced: frozenset
 
 def global_shards(arr: Array) -> list:
     """`arr.global_shards`: one `Shard` per device of its sharding, in the sharding's device
-    order; the copies of one piece count up their `replica_id` (0, 1, ...) as in JAX, and the
-    shards of other processes' devices have `data=None`."""
+    order; the copies of one piece count up their `replica_id` (0, 1, ...) as in JAX, the
+    shards of other processes' devices have `data=None`, and a shard's data is committed if
+    the array is."""
     sharding = arr.sharding
     if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
         pieces = list(sharding.devices_indices_map(arr.shape).items())
@@ -330,9 +331,19 @@ def global_shards(arr: Array) -> list:
             else:
                 value = arr._value[index]
             aval = interned(value.shape, value.dtype, arr.weak_type)
-            data = Array._placed(value, aval, SingleDeviceSharding(d))
+            data = _shard_array(arr, value, aval, d)
         out.append(Shard(d, index, data, replica))
     return out
+
+
+def _shard_array(arr: Array, value: Any, aval: Any, device: Any) -> Array:
+    """The data of `arr`'s shard on `device`: committed to it if `arr` is, else uncommitted as
+    `arr` (on the default device, or placed by a `default_device` block), as JAX's."""
+    if arr.committed:
+        return Array._placed(value, aval, SingleDeviceSharding(device))
+    if getattr(arr.sharding, "uncommitted", False):
+        return Array._placed(value, aval, UncommittedSharding(device))
+    return Array(value, aval=aval)
 
 
 def addressable_shards(arr: Array) -> list:

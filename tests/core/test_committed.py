@@ -144,3 +144,19 @@ def test_device_put_inside_jit_to_other_devices_raises_jaxs_error():
     )
     same = core.jit(lambda x: core.device_put(x, xa.sharding))(xa)  # its own devices: fine
     np.testing.assert_array_equal(same, np.arange(8.0))
+
+
+def test_shards_are_committed_as_their_array():
+    # JAX 0.10.2 (8 CPU devices): an uncommitted array's shard data is uncommitted, a
+    # device_put one's committed; a default_device block's stays on its device, uncommitted
+    x = jnp.array([1, 2, 3])
+    assert [s.data.committed for s in x.addressable_shards] == [False]
+    y = core.device_put(x, core.devices()[1])
+    assert [(s.data.committed, s.data.device) for s in y.addressable_shards] == [
+        (True, core.devices()[1])
+    ]
+    with core.default_device(core.devices()[2]):
+        z = jnp.ones(3)
+    assert [(s.data.committed, s.data.device) for s in z.addressable_shards] == [
+        (False, core.devices()[2])
+    ]
