@@ -79,6 +79,8 @@ class Sharding:
           Whether both give each device the same index of such an array (compared on a
           shape every mesh axis divides) and have one memory kind.
         """
+        if self == other:  # equal shardings (over an abstract mesh too, which has no devices)
+            return True
         if self.memory_kind != other.memory_kind or self.device_set != other.device_set:
             return False
         size = math.lcm(self.num_devices, other.num_devices)

@@ -523,3 +523,5 @@ def test_is_equivalent_to_compares_the_pieces_each_device_holds():
     assert one.is_equivalent_to(single, 2) and pmapped[0].is_equivalent_to(pmapped[1], 2)
     assert not one.is_equivalent_to(pmapped[0], 2) and not single.is_equivalent_to(pmapped[0], 2)
     assert xy.is_equivalent_to(x, 2) and not xy.is_equivalent_to(none_x, 2)
+    abstract = [NamedSharding(mesh2.abstract_mesh, P("x")) for _ in range(2)]
+    assert abstract[0].is_equivalent_to(abstract[1], 2)  # equal, without devices
