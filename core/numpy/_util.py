@@ -425,3 +425,24 @@ def np_dtype(dtype: Any, name: str) -> np.dtype | None:
     if isinstance(dtype, np.dtype) and dtype == dtypes.float0:
         return dtypes.float0
     return dtypes.check_user_dtype(dtype, name)
+
+
+def alias(fn: Any, name: str) -> Any:
+    """`fn` under JAX's name of an alias: JAX's aliases are functions of their own
+    (`jnp.absolute.__name__` is 'absolute', `jnp.abs.__name__` 'abs'), which programs and
+    JAX's tests read.
+
+    Args:
+      fn: the function.
+      name: the alias's name.
+
+    Returns:
+      A function calling `fn`, named `name`.
+    """
+
+    @functools.wraps(fn)
+    def named(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    named.__name__ = named.__qualname__ = name
+    return named

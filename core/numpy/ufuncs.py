@@ -21,6 +21,7 @@ from core.jit.errors import static_hash_error
 from core.jit.library import library_jit, staging
 from core.lax.composites import conj as lax_conj
 from core.numpy._util import (
+    alias,
     astype,
     check_arraylike,
     check_no_keys,
@@ -108,7 +109,7 @@ def true_divide(x: Any, y: Any, /) -> Any:
         raise renamed(err, "true_divide", ("x1", "x2")) from None
 
 
-divide = true_divide
+divide = alias(true_divide, "divide")
 maximum = _binary("maximum", ew.max)
 minimum = _binary("minimum", ew.min)
 # lax.reduce_window runs these as its sum/max/min primitives
@@ -217,7 +218,7 @@ def abs(x: Any, /) -> Any:  # noqa: A001
     return ew.abs(x)
 
 
-absolute = abs
+absolute = alias(abs, "absolute")
 
 
 def sign(x: Any, /) -> Any:
@@ -368,7 +369,7 @@ def remainder(x: Any, y: Any, /) -> Any:
     return ew.select_n(fix, r, ew.add(r, y))
 
 
-mod = remainder
+mod = alias(remainder, "mod")
 
 
 def fmod(x: Any, y: Any, /) -> Any:
@@ -710,7 +711,7 @@ def rad2deg(x: Any, /) -> Any:
     return ew.mul(x, ew.full_like(x, 180 / np.pi))
 
 
-radians, degrees = deg2rad, rad2deg
+radians, degrees = alias(deg2rad, "radians"), alias(rad2deg, "degrees")
 
 
 def logaddexp2(x1: Any, x2: Any, /) -> Any:
@@ -854,7 +855,7 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
     return ew.shift_right_arithmetic(x1, x2)
 
 
-bitwise_right_shift = right_shift
+bitwise_right_shift = alias(right_shift, "bitwise_right_shift")
 
 
 def real(val: Any, /) -> Any:
@@ -887,7 +888,7 @@ def conjugate(x: Any, /) -> Any:
     return lax_conj(x)
 
 
-conj = conjugate
+conj = alias(conjugate, "conj")
 
 
 @library_jit(static_argnames=("equal_nan",))

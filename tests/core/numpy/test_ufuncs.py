@@ -94,3 +94,22 @@ def test_isclose_of_key_arrays_is_equality():
     k = core.random.key(0)
     assert bool(jnp.isclose(k, k)) and bool(core.jit(jnp.isclose)(k, k))
     np.testing.assert_array_equal(jnp.isclose(core.random.split(k, 2), k), [False, False])
+
+
+# JAX 0.10.2: these aliases are functions of their own name (programs and tests read __name__)
+@pytest.mark.parametrize(
+    "alias, target, args",
+    [
+        ("absolute", "abs", (-2.0,)),
+        ("divide", "true_divide", (1.0, 4.0)),
+        ("mod", "remainder", (7, -3)),
+        ("radians", "deg2rad", (90.0,)),
+        ("degrees", "rad2deg", (1.0,)),
+        ("bitwise_right_shift", "right_shift", (-8, 1)),
+        ("conj", "conjugate", (1 - 2j,)),
+    ],
+)
+def test_aliases_carry_their_own_names(alias, target, args):
+    fn = getattr(jnp, alias)
+    assert fn.__name__ == alias
+    np.testing.assert_array_equal(fn(*args), getattr(jnp, target)(*args))
