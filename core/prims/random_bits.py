@@ -6,7 +6,8 @@ element. Everything random is built on it in `core/random.py` with ordinary prim
 random functions compose with jit, vmap and grad like any other code.
 
 `bitcast_convert_type` reinterprets the bits of an array as another dtype of the same width
-(uniform floats are built from mantissa bits).
+(uniform floats are built from mantissa bits); between widths (counted in bits: int4 is 4
+bits, as in JAX, though numpy stores it in a byte) it splits or joins unsigned words.
 
 Numba lowering (`core/backends/numba/rules/random_bits.py`): `threefry2x32` is elementwise: one
 scalar kernel (the loop of `_threefry_impl` on uint32 scalars) inside a fused loop;
@@ -154,27 +155,61 @@ def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
             f"new_dtype={new_dtype!r}. Consider using the arr.view() method instead.\n"
             "For booleans, convert with `x.astype(jnp.uint8)`."
         )
-    old, new = aval.dtype.itemsize, new_dtype.itemsize
-    if old == new:
+    if _bits(aval.dtype) == _bits(new_dtype):
         _bitcast_abstract_eval(aval, new_dtype=new_dtype)
         return bitcast_convert_type_p.bind(operand, new_dtype=new_dtype)
     return _bitcast_resize(operand, aval, new_dtype)
 
 
+def _bits(dt: np.dtype) -> int:
+    """A dtype's width in bits (int4's is 4, though numpy stores it in a byte)."""
+    return dtypes.iinfo(dt).bits if dt.name in dtypes.INTN_NAMES else 8 * dt.itemsize
+
+
+def _container(bits: int) -> np.dtype:
+    """The unsigned integer that holds a word of `bits` (a byte for the sub-byte ones)."""
+    return np.dtype(f"u{max(bits, 8) // 8}")
+
+
+def _to_word(x: Any, dt: np.dtype) -> Any:
+    """The bits of `x` as an unsigned integer of `_container`'s dtype (sub-byte integers:
+    their two's-complement pattern in the low bits of a byte)."""
+    if dt.name not in dtypes.INTN_NAMES:
+        return bitcast_convert_type(x, _container(_bits(dt)))
+    wide = shapes.convert_element_type(x, np.dtype(np.int8 if dt.kind == "i" else np.uint8))
+    u = bitcast_convert_type(wide, np.dtype(np.uint8))
+    return ew.bitwise_and(u, ew.full_like(u, (1 << _bits(dt)) - 1))
+
+
+def _from_word(u: Any, dt: np.dtype) -> Any:
+    """`_to_word`'s inverse: a word (its high bits 0) as `dt`."""
+    if dt.name not in dtypes.INTN_NAMES:
+        return bitcast_convert_type(u, dt)
+    if dt.kind == "i":  # sign-extend the low bits in a byte
+        sign = 1 << (_bits(dt) - 1)
+        v = bitcast_convert_type(ew.bitwise_xor(u, ew.full_like(u, sign)), np.dtype(np.int8))
+        u = ew.sub(v, ew.full_like(v, sign))
+    return shapes.convert_element_type(u, dt)
+
+
 def _bitcast_resize(x: Any, aval: ShapedArray, new_dtype: np.dtype) -> Any:
-    """Different widths: through unsigned words, split by shifts or joined by shifts and ors."""
+    """Different widths: through unsigned words, split by shifts or joined by shifts and ors
+    (little-endian, the first part in the lowest bits, as XLA on the CPU)."""
     if np.bool_ in (aval.dtype, new_dtype):
         raise DTypeError(f"bitcast_convert_type cannot reinterpret {aval.dtype} as {new_dtype}")
-    old, new = aval.dtype.itemsize, new_dtype.itemsize
-    u_old, u_new = np.dtype(f"u{old}"), np.dtype(f"u{new}")
-    u = bitcast_convert_type(x, u_old)
+    old, new = _bits(aval.dtype), _bits(new_dtype)
+    u_new = _container(new)
+    u = _to_word(x, aval.dtype)
     if new < old:
         parts = []
         for i in range(old // new):
-            shifted = ew.shift_right_logical(u, ew.full_like(u, 8 * new * i))
+            shifted = ew.shift_right_logical(u, ew.full_like(u, new * i))
             part = shapes.convert_element_type(shifted, u_new)
+            if new < 8:
+                part = ew.bitwise_and(part, ew.full_like(part, (1 << new) - 1))
+            part = _from_word(part, new_dtype)
             parts.append(shapes.broadcast_in_dim(part, (*aval.shape, 1), tuple(range(aval.ndim))))
-        return bitcast_convert_type(concatenate(parts, aval.ndim), new_dtype)
+        return concatenate(parts, aval.ndim)
     ratio = new // old
     if not aval.shape or aval.shape[-1] != ratio:
         raise ShapeError(
@@ -185,6 +220,6 @@ def _bitcast_resize(x: Any, aval: ShapedArray, new_dtype: np.dtype) -> Any:
     for i in range(ratio):
         part = shapes.reshape(slice_in_dim(u, i, i + 1, 1, -1), aval.shape[:-1])
         part = shapes.convert_element_type(part, u_new)
-        part = ew.shift_left(part, ew.full_like(part, 8 * old * i))
+        part = ew.shift_left(part, ew.full_like(part, old * i))
         out = part if out is None else ew.bitwise_or(out, part)
-    return bitcast_convert_type(out, new_dtype)
+    return _from_word(out, new_dtype)

@@ -756,3 +756,21 @@ def test_legacy_prng_key_warn_and_custom_prng():
         k = random.PRNGKey(3)
     assert random.key_impl(k) == "threefry2x32" and k.shape == ()
     np.testing.assert_array_equal(random.key_data(k), np.array([0, 3], np.uint32))
+
+
+@pytest.mark.parametrize(
+    "x, dtype, want",
+    [  # JAX 0.10.2: int4 is 4 bits wide (two to a byte, the first in the low bits)
+        (np.array([1, -2], np.int8), "int4", [[1, 0], [-2, -1]]),
+        (np.array([1, -2], np.int8), "uint4", [[1, 0], [14, 15]]),
+        (jnp.array([[1, -2], [7, -8]], "int4"), np.int8, [-31, -121]),
+        (jnp.array([[1, -2], [7, -8]], "int4"), np.uint8, [225, 135]),
+        (jnp.array([1, -2, 7, -8], "int4"), np.uint16, 0x87E1),
+        (jnp.array([[1, -2], [7, -8]], "int4"), "uint4", [[1, 14], [7, 8]]),
+        (np.float32(1.5), "uint4", [0, 0, 0, 0, 0, 12, 15, 3]),
+    ],
+)
+def test_bitcast_convert_type_of_sub_byte_integers(x, dtype, want):
+    out = lax.bitcast_convert_type(x, dtype)
+    assert out.dtype == jnp.dtype(dtype)
+    np.testing.assert_array_equal(np.asarray(out).astype(np.int64), want)
