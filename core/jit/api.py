@@ -855,14 +855,20 @@ class Jitted:
 
         # no full collection over the whole process while tracing (`gc_pause`): one took
         # 0.1 s of the ResNet-10's cold first call once init had compiled eager loops
-        with gc_pause.paused():
-            staged, consts = trace_to_jaxpr(
-                flat_fun,
-                [key_aval(k) for k in key[1]],
-                dce=False,
-                arguments=leaves if placement.committed_to_device else None,  # `typeof`
-                describe=lambda k: self._describe(k, args, kwargs, static),
-            )
+        try:
+            with gc_pause.paused():
+                staged, consts = trace_to_jaxpr(
+                    flat_fun,
+                    [key_aval(k) for k in key[1]],
+                    dce=False,
+                    arguments=leaves if placement.committed_to_device else None,  # `typeof`
+                    describe=lambda k: self._describe(k, args, kwargs, static),
+                )
+        finally:
+            # `scope` and `bind` refer to each other: a garbage cycle that kept the trace, and
+            # with it the outer trace's tracers a nested jit's arguments are (kept once an array
+            # was committed to a device), alive until the collector ran
+            scope.bind = scope.trace = None
         # JAX's jitted library functions keep their unused equations
         jaxpr = close_over_consts(staged if self._library else dce_jaxpr(staged))
         entry = cache[key] = _Entry(jaxpr, consts, store[0], tuple(refs), staged)
