@@ -211,7 +211,7 @@ def _two_sided(s: Any, v: Any, tau: Any) -> Any:
 def _hessenberg(a: Any) -> tuple[Any, Any]:
     n = get_aval(a).shape[-1]
     taus = []
-    for i in range(n - 2):
+    for i in range(n - 1):  # the last reflector (no x) makes a complex subdiagonal real
         beta, tau, v = _reflector(a[i + 1, i], a[i + 2 :, i])
         w = jnp.concatenate([jnp.ones((1,), a.dtype), v])
         right = a[:, i + 1 :]
@@ -254,7 +254,9 @@ def _tridiagonal(a: Any, lower: bool) -> tuple[Any, Any, Any, Any]:
     tri = jnp.tril(a) if lower else jnp.triu(a)
     off = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
     s = tri + jnp.conj(off.T)
-    s = s - jnp.diag(1j * jnp.imag(jnp.diagonal(s))) if jnp.iscomplexobj(s) else s
+    if jnp.iscomplexobj(s):  # a real diagonal (no real-to-complex promotion: strict mode)
+        diag = jnp.diagonal(s)
+        s = s - jnp.diag(diag - jnp.real(diag).astype(get_aval(s).dtype))
     out, e, taus = a, [], [jnp.zeros((), a.dtype)] * max(n - 1, 0)
     steps = range(n - 1) if lower else range(n - 1, 0, -1)
     for c in steps:

@@ -782,7 +782,7 @@ def companion(a: Any) -> Any:
     n = _shape(a)[-1]
     if n < 2:
         raise ShapeMismatchError(
-            f"companion: the last axis of `a` needs at least 2 coefficients, got shape {_shape(a)}"
+            f"The length of `a` along the last axis must be at least 2; got shape {_shape(a)}."
         )
     first = -a[..., 1:] / a[..., :1]
     sub = jnp.eye(n - 1, k=-1, dtype=get_aval(a).dtype)

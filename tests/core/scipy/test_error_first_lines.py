@@ -98,6 +98,8 @@ MORE_CASES = [
      "subtypes of floating, complexfloating."),
     (lambda: linalg.hessenberg(jnp.ones((2, 3))), ValueError,
      "Argument to Hessenberg reduction must have shape [..., n, n], got shape (2, 3)"),
+    (lambda: linalg.companion(jnp.ones((3, 1))), ValueError,
+     "The length of `a` along the last axis must be at least 2; got shape (3, 1)."),
     (lambda: linalg.solve_triangular(L3, jnp.ones(4)), ValueError,
      "inconsistent size for core dimension 'n': 4 vs 3 on vectorized function with "
      "excluded=frozenset() and signature='(n,n),(n)->(n)'"),

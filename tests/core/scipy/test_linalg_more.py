@@ -30,6 +30,20 @@ def test_hessenberg():
     _check(L.hessenberg(a), A["hessenberg_only"], 1e-4, 1e-5)
 
 
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_complex_hessenberg_has_a_real_subdiagonal_as_lapack(n):
+    # LAPACK's gehrd (and JAX's) applies n - 1 reflectors: the last makes H[n-1, n-2] real.
+    rng = np.random.default_rng(n)
+    a = (rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n))).astype(np.complex64)
+    h, q = L.hessenberg(a, calc_q=True)
+    h, q = np.asarray(h), np.asarray(q)
+    np.testing.assert_array_equal(np.imag(np.diagonal(h, -1)), 0)
+    np.testing.assert_allclose(q @ h @ q.conj().T, a, atol=2e-6)
+    if n > 2:  # scipy returns a 2 x 2 matrix as it is; JAX reduces it
+        scipy_linalg = pytest.importorskip("scipy.linalg")
+        np.testing.assert_allclose(h, scipy_linalg.hessenberg(a), atol=2e-6)
+
+
 @pytest.mark.parametrize("side", ["right", "left"])
 @pytest.mark.parametrize("method", ["qdwh", "svd"])
 def test_polar(side, method):
