@@ -71,6 +71,7 @@ from core.lax.composed_primitives import (
     stage_p,
 )
 from core.lax.composites import (
+    CompositeJVPError,
     RaggedDotDimensionNumbers,
     approx_max_k,
     approx_min_k,
@@ -627,6 +628,7 @@ __all__ = [
     "with_sharding_constraint",
     "BetaincGradientError",
     "BranchTypeError",
+    "CompositeJVPError",
     "CarryTypeError",
     "PredicateTypeError",
     "ConvDimensionNumbers",

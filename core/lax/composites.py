@@ -29,7 +29,8 @@ from core import dtypes, tree_util
 from core.ad_util import Zero, instantiate
 from core.api import vmap
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.custom_derivatives import custom_jvp
+from core.errors import DTypeError, NumbaxError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero, deflinear, jvp_flat
 from core.interpreters.partial_eval import trace_to_jaxpr
@@ -1359,10 +1360,26 @@ def platform_dependent(
     return branch(*args)
 
 
+class CompositeJVPError(NumbaxError, ValueError):
+    """A `lax.composite` function has no derivative (JAX's composite primitive has no JVP).
+
+    Failing code: ``jax.grad(lax.composite(lambda x: x**2, name="my.square"))(1.0)``. Fix:
+    give the decomposition a rule with `jax.custom_jvp`, or differentiate the decomposition.
+    """
+
+
+def _no_composite_jvp(primals: Any, tangents: Any) -> Any:
+    raise CompositeJVPError(
+        "JVP rule for composite not implemented. You can use `jax.custom_jvp` to add support. "
+        "See https://docs.jax.dev/en/latest/_autosummary/jax.custom_jvp.html"
+    )
+
+
 def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Callable:
     """`lax.composite`: `decomposition` marked as the named operation `name` for compilers
     that have a fused version; numbax has none and calls `decomposition` (its equations
-    appear inline in jaxprs, where JAX shows one `composite` equation).
+    appear inline in jaxprs, where JAX shows one `composite` equation). Differentiating it is
+    JAX's ValueError (`CompositeJVPError`).
 
     Args:
         decomposition: the function (keyword arguments are the composite's attributes).
@@ -1374,7 +1391,16 @@ def composite(decomposition: Callable[..., Any], name: str, version: int = 0) ->
     """
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        return decomposition(*args, **kwargs)
+        if not args:
+            return decomposition(**kwargs)
+
+        def bound(*xs: Any) -> Any:
+            return decomposition(*xs, **kwargs)
+
+        bound.__name__ = name  # jaxprs name the custom_jvp_call after the composite
+        fn = custom_jvp(bound)
+        fn.defjvp(_no_composite_jvp)
+        return fn(*args)
 
     call.__name__ = name
     call.__doc__ = decomposition.__doc__

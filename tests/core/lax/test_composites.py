@@ -394,6 +394,15 @@ def test_platform_dependent_and_composite():
     np.testing.assert_array_equal(mul(jnp.ones(2), k=3.0), [3.0, 3.0])
 
 
+def test_composite_has_no_derivative_as_jax():
+    # JAX 0.10.2's ValueError (its lax_test): its composite primitive has no JVP rule
+    square = lax.composite(lambda x, *, k=2: x**k, name="my.square")
+    assert square(3.0) == 9.0 and core.jit(square)(2.0, k=3) == 8.0
+    for call in (lambda: core.grad(square)(1.0), lambda: core.jvp(square, (1.0,), (2.0,))):
+        with pytest.raises(ValueError, match="JVP rule for composite not implemented"):
+            call()
+
+
 def test_clz_refuses_bool_and_floats_and_keeps_weak_types_as_jax():
     for x in (np.array([True]), np.float32(1.0)):
         with pytest.raises(TypeError, match="clz does not accept dtype"):
