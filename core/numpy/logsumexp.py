@@ -15,6 +15,7 @@ import numpy as np
 from core import dtypes
 from core.numpy._util import promote_args_inexact, reduction_axes
 from core.numpy.creation import full_like
+from core.numpy.reductions import check_where
 from core.numpy.reductions import max as _max
 from core.numpy.reductions import sum as _sum
 from core.numpy.ufuncs import abs as _abs
@@ -46,6 +47,7 @@ def logsumexp(
     Returns:
       The reduced array, or `(result, sign)` with `return_sign`.
     """
+    check_where("logsumexp", where)
     if where is not None:
         a = _where(where, a, 0)
     if b is not None:

@@ -89,6 +89,27 @@ def _extreme(dt: np.dtype, lowest: bool) -> Any:
     return -np.inf if lowest else np.inf
 
 
+def check_where(name: str, where: Any) -> None:
+    """JAX's check of a reduction's `where`: None or a boolean array.
+
+    Args:
+      name: the jnp function's name, for the message.
+      where: the mask given.
+
+    Raises:
+      ValueError: `where` is not boolean (JAX refuses to cast an integer mask).
+    """
+    if where is None:
+        return
+    check_arraylike(name, where)
+    dt = get_aval(ensure_array(where)).dtype
+    if dt != dtypes.bool_:
+        raise ValueError(
+            f"jnp.{name}: where must be None or a boolean array; got where.dtype=dtype('{dt}'). "
+            "Fix: pass a boolean mask (e.g. `where=mask.astype(bool)`)."
+        )
+
+
 def _where_mask(where: Any, shape: tuple[int, ...]) -> Any:
     """A reduction's `where` broadcast to the operand's `shape`; one that does not broadcast is
     JAX's error (its `where(mask, a, identity)` names the three shapes)."""
@@ -122,6 +143,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
         check_not_string(f"_reduce_{name}", (a,), ("a",))
         check_arraylike(name, a)
         check_no_keys(name, a)
+        check_where(name, where)
         a = ensure_array(a)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
@@ -136,7 +158,6 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = No
         if dt != aval.dtype or aval.weak_type:  # jnp reductions' results are strongly typed
             a = sh.convert_element_type(a, dt)
         if where is not None:
-            check_arraylike(name, where)
             if identity is None:
                 if initial is None:
                     raise ValueError(
@@ -217,6 +238,7 @@ def _bool_reduce(prim_fn, name):
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         check_not_string(f"_reduce_{name}", (a,), ("a",))
         check_arraylike(name, a)
+        check_where(name, where)
         a = astype(ensure_array(a), dtypes.bool_)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
@@ -279,10 +301,12 @@ def mean(
     """Arithmetic mean (integers are averaged in the default float dtype)."""
     check_not_string("_mean", (a,), ("a",))
     check_arraylike("mean", a)
+    check_where("mean", where)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.mean is not supported.")
     a, shape, axes, dt = _inexact_operand(a, axis, dtype, "mean")
-    if dtypes.is_ml_float(dt) or dt == dtypes.float16:  # JAX: 16-bit (and float8) in float32
+    if dtype is None and (dtypes.is_ml_float(dt) or dt == dtypes.float16):
+        # JAX: 16-bit (and float8) in float32 unless the dtype is asked for
         a32 = sh.convert_element_type(a, dtypes.float32)
         out = _mean_over(a32, shape, axes, dtypes.float32, keepdims, where)
         return sh.convert_element_type(out, dt)
@@ -323,6 +347,7 @@ def var(
       The variance.
     """
     check_arraylike("var", a)
+    check_where("var", where)
     return _var(
         a,
         axis=static_axes(axis),
@@ -420,6 +445,7 @@ def std(
 ) -> Any:
     """Standard deviation: `sqrt(var(...))`, with `var`'s arguments."""
     check_arraylike("std", a)
+    check_where("std", where)
     return _std(
         a,
         axis=static_axes(axis),
@@ -618,6 +644,7 @@ def _nan_accumulate(fn, fill: int, name: str, fill_name: str):
         where: Any = None,
     ) -> Any:
         check_arraylike(name, a)
+        check_where(name, where)
         return fn(
             _nan_filled(a, fill), axis, dtype, out, keepdims=keepdims, initial=initial, where=where
         )
@@ -641,6 +668,7 @@ def _nan_extremum(fn, fill, name: str):
         where: Any = None,
     ) -> Any:
         check_arraylike(name, a)
+        check_where(name, where)
         a = ensure_array(a)
         res = fn(_nan_filled(a, fill), axis, out, keepdims, initial, where)
         if dtypes.kind(get_aval(a).dtype) not in "fc" or initial is not None:
@@ -667,6 +695,7 @@ def nanmean(
 ) -> Any:
     """`mean` of the non-NaN values."""
     check_arraylike("nanmean", a)
+    check_where("nanmean", where)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.nanmean is not supported.")
     a = ensure_array(a)
@@ -695,6 +724,7 @@ def nanvar(
       The variance.
     """
     check_arraylike("nanvar", a)
+    check_where("nanvar", where)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.nanvar is not supported.")
     a = ensure_array(a)
@@ -732,6 +762,7 @@ def nanstd(
       The standard deviation.
     """
     check_arraylike("nanstd", a)
+    check_where("nanstd", where)
     return ew.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where, mean))
 
 

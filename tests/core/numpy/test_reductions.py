@@ -127,3 +127,26 @@ def test_masked_elements_are_filled_in_the_operands_dtype(fn, dtype):
     got = fn(jnp.asarray(x), axis=-2, where=mask, initial=1, keepdims=True)
     want = getattr(np, fn.__name__)(x, axis=-2, where=mask, initial=1, keepdims=True)
     np.testing.assert_array_equal(np.asarray(got, np.float64), np.asarray(want, np.float64))
+
+
+WHERE_CHECKED = ["sum", "nansum", "prod", "nanprod", "min", "max", "nanmin", "nanmax", "any"]
+WHERE_CHECKED += ["all", "mean", "nanmean", "var", "nanvar", "std", "nanstd"]
+
+
+@pytest.mark.parametrize("name", WHERE_CHECKED)
+def test_integer_where_is_jaxs_value_error(name):
+    # JAX 0.10.2: "jnp.NAME: where must be None or a boolean array; got where.dtype=dtype('int32')."
+    kw = {"initial": 0.0} if name in ("min", "max", "nanmin", "nanmax") else {}
+    msg = rf"jnp.{name}: where must be None or a boolean array; got where.dtype=dtype\('int32'\)"
+    with pytest.raises(ValueError, match=msg):
+        getattr(jnp, name)(jnp.zeros(4), where=jnp.ones(4, int), **kw)
+
+
+def test_mean_with_a_16_bit_dtype_sums_in_that_dtype():
+    # JAX 0.10.2: only a mean without `dtype` upcasts float16 to float32 (1.095 vs 1.1 here)
+    x = jnp.full(10000, 1.1, jnp.float16)
+    jaxpr = jax.make_jaxpr(lambda v: jnp.mean(v, dtype="float16"))(x)
+    eqns = [str(e.primitive) for e in jaxpr.eqns]
+    assert eqns == ["reduce_sum", "div"]
+    assert float(jnp.mean(x, dtype="float16")) == np.float16(1.095)
+    assert float(jnp.mean(x)) == np.float16(1.1)
