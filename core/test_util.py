@@ -35,7 +35,9 @@ Tolerance = float | dict[Any, float] | None
 
 
 def _tol(tol: Tolerance, dtype: np.dtype) -> float:
-    """`tol` for `dtype`: a number as it is, a dict's entry for `dtype`, else the default."""
+    """`tol` for `dtype` (canonicalized, as JAX's: float64's is float32's without x64): a
+    number as it is, a dict's entry for `dtype`, else the default."""
+    dtype = dtypes.canonicalize_dtype(dtype)
     if isinstance(tol, dict):
         tol = {np.dtype(k): v for k, v in tol.items()}.get(np.dtype(dtype))
     if tol is not None:
@@ -108,7 +110,9 @@ def check_close(
     rtol: Tolerance = None,
     err_msg: str = "",
 ) -> None:
-    """Asserts two pytrees of arrays are leafwise close (tolerances default per dtype)."""
+    """Asserts two pytrees of arrays are leafwise close, as JAX's `check_close`: the
+    tolerances (by default per dtype, the looser of the two leaves') are scaled by the
+    number of elements."""
     a_leaves, a_tree = tree_util.tree_flatten(actual)
     e_leaves, e_tree = tree_util.tree_flatten(expected)
     if a_tree != e_tree:
@@ -121,8 +125,8 @@ def check_close(
         np.testing.assert_allclose(
             a.astype(dt),
             e.astype(dt),
-            atol=_tol(atol, dt),
-            rtol=_tol(rtol, dt),
+            atol=max(_tol(atol, a.dtype), _tol(atol, e.dtype)) * a.size,
+            rtol=max(_tol(rtol, a.dtype), _tol(rtol, e.dtype)) * e.size,
             err_msg=err_msg,
         )
 
