@@ -376,6 +376,8 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
         return canonicalize_dtype(x.dtype), False
     if isinstance(x, (list, tuple)):
         return canonicalize_dtype(np.asarray(x).dtype), False
+    if hasattr(x, "__jax_array__"):  # a value that converts itself, as JAX takes it
+        return dtype_and_weak(x.__jax_array__())
     raise InvalidJaxTypeError(x)
 
 

@@ -88,11 +88,14 @@ def canonical_shape(shape: Any, one: type = tuple) -> tuple[int, ...]:
 
 
 def ensure_array(x: Any) -> Any:
-    """Arrays, key arrays and tracers pass through; anything else becomes a concrete Array."""
+    """Arrays, key arrays and tracers pass through; a value with `__jax_array__` is what it
+    returns; anything else becomes a concrete Array."""
     if isinstance(x, (Array, Tracer, PRNGKeyArray)):
         return x
     if isinstance(x, (list, tuple)) and any(isinstance(e, Tracer) for e in _iter_nested(x)):
         return stack_leading([ensure_array(e) for e in x])
+    if hasattr(x, "__jax_array__"):  # a value that converts itself, as JAX takes it
+        return ensure_array(x.__jax_array__())
     return asarray_concrete(x)
 
 

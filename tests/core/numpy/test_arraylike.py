@@ -76,3 +76,33 @@ SCALARS_AND_TRACERS = {
 @pytest.mark.parametrize("name", sorted(SCALARS_AND_TRACERS))
 def test_scalars_and_tracers_pass(name):
     assert cases.outcome(SCALARS_AND_TRACERS[name], (), {}) == "ok"
+
+
+class _Converts:
+    """A value with `__jax_array__` (not an array, no `__array__`): jnp functions take it."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def __jax_array__(self):
+        return jnp.asarray(self.x)
+
+
+# JAX 0.10.2: jnp functions convert a `__jax_array__` argument
+@pytest.mark.parametrize(
+    "fn",
+    [
+        jnp.sin,
+        lambda a: jnp.add(a, 1.0),
+        lambda a: jnp.where(jnp.greater(a, 0), a, 0.0),
+        jnp.sum,
+        jnp.sort,
+        lambda a: jnp.concatenate([a, a]),
+        lambda a: jnp.isin(a, _Converts([2.0])),
+        lambda a: jnp.result_type(a),
+    ],
+)
+def test_jax_array_protocol(fn):
+    x = np.array([2.0, -1.0, 3.0], np.float32)
+    want = fn(jnp.asarray(x))
+    np.testing.assert_array_equal(np.asarray(fn(_Converts(x))), np.asarray(want))
