@@ -214,21 +214,26 @@ def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
 
 def _jit_call_transpose(cts, *args, jaxpr, name, backend):
     undef = tuple(is_undefined(a) for a in args)
-    cts = [instantiate(c) for c in cts]
+    # As JAX's pjit transpose, symbolic zero cotangents are not passed in: the equations they
+    # would reach are skipped (no `0 * inf` NaNs from the unused outputs' derivatives).
+    nonzero = tuple(c is not None and type(c) is not Zero for c in cts)
+    cts = [c for c, nz in zip(cts, nonzero) if nz]
 
     def make():
         known_avals = [a for a, u in zip(jaxpr.in_avals, undef) if not u]
+        ct_avals = [a for a, nz in zip(jaxpr.out_avals, nonzero) if nz]
 
         def f(*vals):
-            known, ct_vals = vals[: len(known_avals)], vals[len(known_avals) :]
+            known, ct_vals = vals[: len(known_avals)], iter(vals[len(known_avals) :])
             it = iter(known)
             full = [UndefinedPrimal(av) if u else next(it) for av, u in zip(jaxpr.in_avals, undef)]
-            res = backward_pass(jaxpr, [], full, list(ct_vals))
+            full_cts = [next(ct_vals) if nz else Zero(a) for a, nz in zip(jaxpr.out_avals, nonzero)]
+            res = backward_pass(jaxpr, [], full, full_cts)
             return [instantiate(r) for r, u in zip(res, undef) if u]
 
-        return trace_to_closed_jaxpr(f, known_avals + jaxpr.out_avals)
+        return trace_to_closed_jaxpr(f, known_avals + ct_avals)
 
-    new, consts = _derived_jaxprs.memo(jaxpr, ("transpose", undef), make)
+    new, consts = _derived_jaxprs.memo(jaxpr, ("transpose", undef, nonzero), make)
     known = [a for a in args if not is_undefined(a)]
     outs = iter(jit_call_p.bind(*consts, *known, *cts, jaxpr=new, name=name, backend=backend))
     return [next(outs) if u else None for u in undef]
