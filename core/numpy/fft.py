@@ -373,7 +373,8 @@ def _over_two_axes(
         check_arraylike(f"jax.numpy.fft.{name}", a)
         if len(axes) != 2:
             raise ValueError(f"jax.numpy.fft.{name} only supports 2 axes. Got axes = {axes}.")
-        _check_repeated(name, axes, np.ndim(a))
+        a = ensure_array(a)
+        _check_repeated(name, axes, get_aval(a).ndim)
         return nd(a, s, axes, norm)
 
     transform.__name__ = transform.__qualname__ = name

@@ -104,7 +104,9 @@ def true_divide(x: Any, y: Any, /) -> Any:
     divisor is inverted once and multiplied, as in XLA: `ew.div_like_xla`)."""
     x1, x2 = promote_args_inexact("true_divide", x, y, lax_shapes=True)
     try:
-        return ew.div_like_xla(x1, x2, np.shape(y))
+        # (the divisor's own shape; a `__jax_array__` value's is its array's)
+        y_shape = np.shape(y.__jax_array__() if hasattr(y, "__jax_array__") else y)
+        return ew.div_like_xla(x1, x2, y_shape)
     except IncompatibleDevicesError as err:
         raise renamed(err, "true_divide", ("x1", "x2")) from None
 

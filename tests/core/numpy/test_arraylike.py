@@ -100,6 +100,8 @@ class _Converts:
         lambda a: jnp.concatenate([a, a]),
         lambda a: jnp.isin(a, _Converts([2.0])),
         lambda a: jnp.result_type(a),
+        lambda a: jnp.divide(a, _Converts([3.0, 7.0, -0.3])),  # (rounded as array / array)
+        lambda a: jnp.fft.fft2(_Converts(jnp.reshape(a, (1, 3)))),
     ],
 )
 def test_jax_array_protocol(fn):
