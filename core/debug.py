@@ -81,53 +81,106 @@ debug_callback_p.def_batch(_batch)
 
 
 def callback(
-    callback: Callable[..., Any],
+    callback: Callable[..., Any] | None = None,
     *args: Any,
     ordered: bool = False,
     partitioned: bool = False,
     **kwargs: Any,
-) -> None:
+) -> Callable[..., None] | None:
     """Calls `callback(*args, **kwargs)` with the runtime values (numpy arrays) of the arrays.
+
+    Example:
+      >>> core.debug.callback(fn, x, y=y)
+      >>> core.debug.callback(ordered=True)(fn, x, y=y)   # JAX's two-call form
 
     Works eagerly and under `jit(..., backend="python")`, `grad`, `vmap`; under the numba back
     end the compile raises `LoweringError` (use `backend="python"` while debugging).
 
     Args:
-      callback: a Python function; its return value is ignored.
+      callback: a Python function; its return value is ignored (None: the two-call form,
+        which returns the function `(callback, *args, **kwargs) -> None`).
       *args: pytrees of arrays (other leaves are passed through as they are).
       ordered: accepted for compatibility (calls always run in program order here).
       partitioned: accepted for compatibility.
       **kwargs: more pytrees passed by keyword.
+
+    Returns:
+      None, or in the two-call form the calling function.
+
+    Raises:
+      TypeError: the two-call form's first call was given arguments (as JAX).
     """
+    del ordered, partitioned
+    if callback is not None:
+        _bind_callback(callback, args, kwargs)
+        return None
+    if args or kwargs:
+        raise TypeError(
+            f"debug_callback received unexpected arguments in the two-call form: {args=} {kwargs=}"
+        )
+    return lambda fn, *a, **k: _bind_callback(fn, a, k)
+
+
+def _bind_callback(fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """Binds `debug_callback` on the array leaves of `(args, kwargs)`; `fn` gets them back as
+    numpy values with the other leaves as given."""
     flat, tree = tree_util.tree_flatten((args, kwargs))
     dynamic = [_is_array(x) for x in flat]
 
     def call(*values: np.ndarray) -> None:
-        # Array leaves come back as numpy values; other leaves (strings...) are passed as given.
         it = iter(values)
         full = [next(it) if d else x for x, d in zip(flat, dynamic)]
         a, k = tree_util.tree_unflatten(tree, full)
-        callback(*a, **k)
+        fn(*a, **k)
 
     arrays = [as_value(x) for x, d in zip(flat, dynamic) if d]
     debug_callback_p.bind(*arrays, callback=_DebugCallback(call))
 
 
-def _formatted(fmt: str, args: tuple, kwargs: dict) -> str:
-    """JAX's formatting: `fmt.format(...)` when `fmt` has placeholders, else `fmt` and the
-    arguments joined by spaces."""
-    fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
-    if fields:
-        return fmt.format(*args, **kwargs)
+class _FormatChecker(string.Formatter):
+    """JAX's check of a `print` format against its arguments, before any value exists."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return ""
+
+    def check_unused_args(self, used_args: Any, args: Any, kwargs: Any) -> None:
+        unused_args = [a for i, a in enumerate(args) if i not in used_args]
+        unused_kwargs = [k for k in kwargs if k not in used_args]
+        if unused_args:
+            raise ValueError(f"Unused positional arguments to `jax.debug.print`: {unused_args}")
+        if unused_kwargs:
+            raise ValueError(
+                f"Unused keyword arguments to `jax.debug.print`: {unused_kwargs}. "
+                'You may be passing an f-string (i.e, `f"{x}"`) into `jax.debug.print` and '
+                "instead should pass in a regular string."
+            )
+
+
+def _formatted(fmt: str, args: tuple, kwargs: dict, printoptions: dict) -> str:
+    """JAX's formatting: `fmt.format(...)` under the numpy print options of the call when `fmt`
+    opens with a placeholder or has one after its first text, else `fmt` and the arguments
+    joined by spaces."""
+    first = next(iter(string.Formatter().parse(fmt)), (None, None))
+    if first[1] is not None:
+        with np.printoptions(**printoptions):
+            return fmt.format(*args, **kwargs)
     return " ".join((fmt, *(str(a) for a in args)))
 
 
 def _print_or_log(
-    fmt: str | None, args: tuple, kwargs: dict, ordered: bool, record: logging.LogRecord | None
+    fmt: str | None,
+    args: tuple,
+    kwargs: dict,
+    check: bool,
+    record: logging.LogRecord | None,
 ) -> Callable[..., None] | None:
     def emit(fmt: str, *c_args: Any, **c_kwargs: Any) -> None:
+        if check:
+            _FormatChecker().format(fmt, *c_args, **c_kwargs)
+        printoptions = np.get_printoptions()  # the caller's, as JAX's
+
         def show(*a: Any, **k: Any) -> None:
-            msg = _formatted(fmt, a, k)
+            msg = _formatted(fmt, a, k, printoptions)
             if record is None:
                 sys.stdout.write(msg + "\n")
             else:
@@ -135,7 +188,7 @@ def _print_or_log(
                 entry.msg = msg
                 logger.handle(entry)
 
-        callback(show, *c_args, ordered=ordered, **c_kwargs)
+        _bind_callback(show, c_args, c_kwargs)
 
     if fmt is not None:
         emit(fmt, *args, **kwargs)
@@ -169,13 +222,13 @@ def print(  # noqa: A001
       *args, **kwargs: pytrees of arrays to format.
       ordered: accepted for compatibility (calls always run in program order here).
       partitioned: accepted for compatibility (one device's arrays are whole).
-      skip_format_check: accepted for compatibility.
+      skip_format_check: skip JAX's check that the format uses every argument.
 
     Returns:
       None, or in the two-call form the function `(fmt, *args, **kwargs) -> None`.
     """
-    del partitioned, skip_format_check
-    return _print_or_log(fmt, args, kwargs, ordered, None)
+    del ordered, partitioned
+    return _print_or_log(fmt, args, kwargs, not skip_format_check, None)
 
 
 logger = logging.getLogger(__name__)
@@ -194,7 +247,7 @@ def log(
 
     Args and Returns: as `print`.
     """
-    del partitioned, skip_format_check
+    del ordered, partitioned
     caller = sys._getframe(1)
     record = logger.makeRecord(
         logger.name,
@@ -206,7 +259,7 @@ def log(
         None,
         caller.f_code.co_name,
     )
-    return _print_or_log(fmt, args, kwargs, ordered, record)
+    return _print_or_log(fmt, args, kwargs, not skip_format_check, record)
 
 
 def _flatten_local(value: Any) -> tuple[list[Any], Any]:

@@ -260,7 +260,7 @@ def test_io_callback_vmap_and_grad():
 PRINT_CASES = [
     ("x={}", (1.5,), {}, "x=1.5\n"),
     ("x={x}", (), {"x": jnp.arange(2.0)}, "x=[0. 1.]\n"),
-    ("values", (1, jnp.ones(2)), {}, "values 1 [1. 1.]\n"),
+    ("values", (1, jnp.ones(2)), {"skip_format_check": True}, "values 1 [1. 1.]\n"),
 ]
 
 
@@ -275,6 +275,47 @@ def test_debug_print_two_call_form(capsys):
     assert capsys.readouterr().out == "1 and 2\n"
     with pytest.raises(TypeError, match="two-call form"):
         debug.print(None, 1)
+
+
+UNUSED = "Unused keyword arguments to `jax.debug.print`: "
+# (fmt, args, kwargs, error): JAX 0.10.2's check that the format uses every argument
+FORMAT_ERRORS = [
+    ("hello: {x}", (), {"x": 1, "y": 2}, UNUSED + r"\['y'\]. You may be passing an f-string"),
+    ("hello", (jnp.arange(2),), {}, r"Unused positional arguments to `jax.debug.print`: \[Arr"),
+    ("hello: 1", (), {"x": 1}, UNUSED + r"\['x'\]"),
+]
+
+
+@pytest.mark.parametrize("fmt, args, kwargs, error", FORMAT_ERRORS)
+def test_debug_print_checks_its_format_at_trace_time(fmt, args, kwargs, error):
+    with pytest.raises(ValueError, match=error):
+        core.jit(lambda: debug.print(fmt, *args, **kwargs), backend="python")()
+
+
+def test_debug_print_second_call_options_are_format_arguments():
+    # JAX: in the two-call form `partitioned` of the second call is a keyword to format
+    with pytest.raises(ValueError, match=UNUSED + r"\['partitioned'\]"):
+        debug.print(ordered=True)("hello {a}", a=42, partitioned=True)
+
+
+def test_debug_print_formats_with_the_callers_numpy_printoptions(capsys):
+    x = np.array([1.2345, 2.3456, 1e-7])
+    with np.printoptions(precision=2, suppress=True):
+        debug.print("{}", x)
+        core.jit(lambda v: debug.print("{}", v), backend="python")(x)
+    debug.print("{}", x)
+    want = "[1.23 2.35 0.  ]\n" * 2 + "[1.2345e+00 2.3456e+00 1.0000e-07]\n"
+    assert capsys.readouterr().out == want
+
+
+def test_debug_callback_two_call_form(capsys):
+    got = []
+    assert debug.callback(ordered=True)(lambda a, b: got.append((int(a), b)), 3, b="s") is None
+    assert got == [(3, "s")]
+    with pytest.raises(TypeError, match=r"debug_callback received unexpected arguments in the"):
+        debug.callback(ordered=True, a=42)
+    with pytest.raises(TypeError, match=r"two-call form: args=\(42,\) kwargs=\{\}"):
+        debug.callback(None, 42, ordered=True)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
