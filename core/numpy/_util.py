@@ -87,6 +87,14 @@ def canonical_shape(shape: Any, one: type = tuple) -> tuple[int, ...]:
         ) from e
 
 
+def converted(x: Any) -> Any:
+    """`x.__jax_array__()` for a value with JAX's conversion protocol (not an Array or a
+    tracer), else `x` as it is: for the arguments `jnp` functions read as numbers or shapes."""
+    if hasattr(x, "__jax_array__") and not isinstance(x, (Array, Tracer)):
+        return x.__jax_array__()
+    return x
+
+
 def ensure_array(x: Any) -> Any:
     """Arrays, key arrays and tracers pass through; a value with `__jax_array__` is what it
     returns; anything else becomes a concrete Array."""

@@ -23,6 +23,7 @@ from core.numpy._util import (
     broadcast_to,
     canonical_shape,
     check_arraylike,
+    converted,
     ensure_array,
     np_dtype,
     stack_leading,
@@ -482,6 +483,7 @@ def full_like(
       The array.
     """
     check_arraylike("full_like", a, fill_value)
+    fill_value = converted(fill_value)
     shp, dt, weak = _like(a, dtype, shape, "full_like")
     keys = type(dt) is dtypes.KeyDType  # a key or a number fills keys (`full_keys`)
     if not keys and (

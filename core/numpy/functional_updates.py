@@ -23,6 +23,7 @@ from core.numpy._util import (
     broadcast_to,
     canonicalize_axis,
     check_arraylike,
+    converted,
     ensure_array,
 )
 from core.numpy.creation import arange, array, diag_indices, full, ones, unravel_index, zeros_like
@@ -124,6 +125,7 @@ def delete(
       A new, shorter array.
     """
     check_arraylike("delete", arr, 0 if isinstance(obj, slice) else obj)
+    obj = converted(obj)
     a = ensure_array(arr)
     if axis is None:
         a = ravel(a)

@@ -25,6 +25,7 @@ from core.numpy._util import (
     canonicalize_axis,
     check_arraylike,
     check_arraylike_elements,
+    converted,
     ensure_array,
     promote_dtypes,
     static_axes,
@@ -610,7 +611,7 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shifts elements cyclically by `shift` along `axis` (the flattened array when None)."""
     check_arraylike("roll", a)
-    a = ensure_array(a)
+    a, shift = ensure_array(a), converted(shift)
     if axis is None:
         shape = get_aval(a).shape
         return reshape(roll(ravel(a), shift, 0), shape)

@@ -102,6 +102,9 @@ class _Converts:
         lambda a: jnp.result_type(a),
         lambda a: jnp.divide(a, _Converts([3.0, 7.0, -0.3])),  # (rounded as array / array)
         lambda a: jnp.fft.fft2(_Converts(jnp.reshape(a, (1, 3)))),
+        lambda a: jnp.full_like(a, _Converts(np.float32(1.5))),
+        lambda a: jnp.delete(a, _Converts(np.array([0, 2]))),
+        lambda a: jnp.roll(a, _Converts(np.int32(1))),
     ],
 )
 def test_jax_array_protocol(fn):
