@@ -877,7 +877,10 @@ def multivariate_normal(
     else:
         factor = jnp.linalg.cholesky(cov)
     z = _normal(key, (*shape, mshape[-1]), dtype)
-    return mean + jnp.einsum("...ij,...j->...i", factor, z)
+    samples = jnp.einsum("...ij,...j->...i", factor, z)
+    # broadcast explicitly: JAX samples with rank promotion allowed whatever the config says
+    full = broadcast_shapes(mshape, get_aval(samples).shape)
+    return jnp.broadcast_to(mean, full) + jnp.broadcast_to(samples, full)
 
 
 @takes_out_sharding
@@ -890,13 +893,13 @@ def orthogonal(
       key: a PRNG key.
       n: rows.
       shape: leading batch shape.
-      dtype: a float dtype (float32 by default).
+      dtype: a float or complex dtype (float32 by default; complex: unitary).
       m: columns (default `n`).
 
     Returns:
       An array of shape `shape + (n, m)`.
     """
-    key, shape, dtype = _setup("orthogonal", key, shape, dtype)
+    key, shape, dtype = _setup("orthogonal", key, shape, dtype, kind="fc")
     m = n if m is None else int(m)
     n = int(n)
     q, r = jnp.linalg.qr(_normal(key, (*shape, max(n, m), min(n, m)), dtype))

@@ -638,3 +638,25 @@ def test_dirichlet_of_a_scalar_alpha_has_jaxs_first_line():
     assert str(info.value).splitlines()[0] == (  # JAX 0.10.2's
         "dirichlet requires alpha.ndim >= 1, got alpha.ndim == 0"
     )
+
+
+def test_orthogonal_complex_draws_are_jaxs():
+    # JAX 0.10.2: a complex dtype gives a unitary matrix, from the same draws
+    q = random.orthogonal(random.key(0), 2, dtype=jnp.complex64)
+    want = [0.36478 - 0.88739j, -0.28079 + 0.02499j, -0.27183 + 0.07468j, -0.65181 - 0.70404j]
+    np.testing.assert_allclose(np.asarray(q).ravel(), want, atol=2e-5)
+    q = np.asarray(random.orthogonal(random.key(0), 3, (2,), dtype=jnp.complex64, m=2))
+    np.testing.assert_allclose(
+        np.swapaxes(q, -1, -2).conj() @ q, np.broadcast_to(np.eye(2), (2, 2, 2)), atol=1e-5
+    )
+
+
+def test_multivariate_normal_under_raising_rank_promotion():
+    # JAX 0.10.2's samples (it allows rank promotion inside, whatever the config)
+    cov = np.array([[1, 1], [1, 1.0]], np.float32)
+    with core.config.override("jax_numpy_rank_promotion", "raise"):
+        got = random.multivariate_normal(
+            random.key(0), np.array([1.0, 2], np.float32), cov, (3,), method="eigh"
+        )
+    want = [[3.02526, 4.02526], [0.92138, 1.92138], [0.02791, 1.02791]]
+    np.testing.assert_allclose(np.asarray(got), want, atol=2e-5)
