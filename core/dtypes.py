@@ -204,6 +204,13 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
     Returns:
       The canonical dtype.
     """
+    if getattr(dtype, "aval", None) is not None:  # a jax array or a tracer, as JAX refuses
+        raise ValueError(
+            "Passing an array as a dtype argument is no longer supported; instead of dtype=arr "
+            "use dtype=arr.dtype."
+        )
+    if isinstance(dtype, np.ndarray):  # (numpy's error, which JAX's `np.dtype` call raises)
+        raise TypeError("Cannot construct a dtype from an array")
     if fun_name and (_is_object_dtype(dtype) or _is_structured_dtype(dtype)):
         raise TypeError(
             f"JAX only supports number, bool, and string dtypes, got dtype {dtype} in {fun_name}"
@@ -587,6 +594,8 @@ def short_name(dtype: np.dtype) -> str:
 def itemsize_bits(dtype: Any) -> int:
     """The bits one element of `dtype` takes (`jax.dtypes.itemsize_bits`): 6 for float6, 4 for
     float4, `8 * itemsize` otherwise (8 for bool)."""
+    if dtype is None:  # (numpy reads None as float64)
+        raise ValueError("dtype cannot be None.")
     dt = np.dtype(dtype)
     if dt in INTN:
         return ml_dtypes.iinfo(dt).bits

@@ -187,6 +187,21 @@ def test_finfo_errors(call, error, message):
         call()
 
 
+@pytest.mark.parametrize(
+    "call, error, message",
+    [  # JAX 0.10.2's errors
+        (lambda: jnp.zeros(3, dtype=jnp.arange(2)), ValueError, "Passing an array as a dtype"),
+        (lambda: jnp.arange(3).astype(jnp.arange(2)), ValueError, "instead of dtype=arr use"),
+        (lambda: jnp.zeros(3, dtype=np.arange(2)), TypeError, "Cannot construct a dtype from"),
+        (lambda: core.jit(lambda d: jnp.zeros(2, d))(jnp.arange(2)), ValueError, "Passing an"),
+        (lambda: dtypes.itemsize_bits(None), ValueError, "dtype cannot be None"),
+    ],
+)
+def test_array_as_dtype_raises(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
 def test_scalar_types_survive_copies():
     """As JAX's `jnp.float32` (a class), copies are the object itself, so `copy.deepcopy` of a
     module or config holding a dtype works."""
