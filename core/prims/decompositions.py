@@ -34,6 +34,7 @@ from core.prims.elementwise import (
     add,
     complex_p,
     div,
+    eq,
     full_like,
     imag_p,
     mul,
@@ -454,7 +455,8 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv, **_):
 
 
 def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, **params):
-    # JAX's rule: dS = U^T dA V; ds = diag(dS); dU, dV from the off-diagonal part of dS.
+    # JAX's rule: dS = U^H dA V; ds = Re diag(dS); dU, dV from the off-diagonal part of dS
+    # (and, for complex matrices, dU's diagonal phase term from dS's anti-Hermitian part).
     (a,), (da,) = primals, tangents
     *_, m, n = get_aval(a).shape
     if compute_uv and full_matrices and m != n:
@@ -463,25 +465,43 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, **params):
             "full_matrices=False"
         )
     s, u, vt = svd_p.bind(a, full_matrices=False, compute_uv=True, **params)
-    v = _mT(vt)
-    ds_mat = _mm(_mT(u), _mm(da, v))
+    dtype = get_aval(a).dtype
+    cplx = dtype.kind == "c"
+
+    def like_a(x):  # real factors in the complex products (JAX's astype(A.dtype))
+        return convert_element_type(x, dtype) if cplx else x
+
+    v = _mH(vt)
+    ds_mat = _mm(_mH(u), _mm(da, v))
     ds = _diagonal(ds_mat)
+    if cplx:
+        ds = real_p.bind(ds)
     if not compute_uv:
         return [s], [ds]
     kk = get_aval(ds_mat).shape
     s_row, s_col = _rows(s, kk), _cols(s, kk)
-    ident = _matrix_const(np.eye(kk[-1]), ds_mat)
+    ident = _matrix_const(np.eye(kk[-1]), s_row)
     f = sub(div(full_like(ident, 1), add(mul(add(s_row, s_col), sub(s_row, s_col)), ident)), ident)
-    dss, sds = mul(s_row, ds_mat), mul(s_col, ds_mat)
-    du = _mm(u, mul(f, add(dss, _mT(dss))))
-    dv = _mm(v, mul(f, add(sds, _mT(sds))))
+    f, s_row_c, s_col_c = like_a(f), like_a(s_row), like_a(s_col)
+    dss, sds = mul(s_row_c, ds_mat), mul(s_col_c, ds_mat)
+    du_inner = mul(f, add(dss, _mH(dss)))
+    if cplx:  # 0.5 (dS - dS^H) diag(1 / s), 0 where s is 0
+        zero, one = eq(s_row, full_like(s_row, 0)), full_like(s_row, 1)
+        s_inv = select_n(zero, div(one, select_n(zero, s_row, one)), zeros_like(s_row))
+        s_inv_mat = like_a(mul(s_inv, ident))
+        half = full_like(ds_mat, 0.5)
+        du_inner = add(du_inner, mul(mul(half, sub(ds_mat, _mH(ds_mat))), s_inv_mat))
+    du = _mm(u, du_inner)
+    dv = _mm(v, mul(f, add(sds, _mH(sds))))
     if m > n:
         dav = _mm(da, v)
-        du = add(du, div(sub(dav, _mm(u, _mm(_mT(u), dav))), _rows(s, get_aval(dav).shape)))
+        s_div = like_a(_rows(s, get_aval(dav).shape))
+        du = add(du, div(sub(dav, _mm(u, _mm(_mH(u), dav))), s_div))
     if n > m:
-        dau = _mm(_mT(da), u)
-        dv = add(dv, div(sub(dau, _mm(v, _mm(vt, dau))), _rows(s, get_aval(dau).shape)))
-    return [s, u, vt], [ds, du, _mT(dv)]
+        dau = _mm(_mH(da), u)
+        s_div = like_a(_rows(s, get_aval(dau).shape))
+        dv = add(dv, div(sub(dau, _mm(v, _mm(vt, dau))), s_div))
+    return [s, u, vt], [ds, du, _mH(dv)]
 
 
 svd_p.def_impl(_svd_impl)

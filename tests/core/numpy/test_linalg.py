@@ -504,3 +504,19 @@ def test_linalg_under_strict_promotion_as_jax(run, want):
 def test_qr_takes_numpys_old_full_mode_as_reduced():
     q, r = jnp.linalg.qr(np.ones((2, 3), np.float32), mode="full")  # JAX 0.10.2 takes it
     assert q.shape == (2, 2) and r.shape == (2, 3)
+
+
+def test_complex_svd_derivatives_are_jaxs():
+    # JAX 0.10.2: ds = Re diag(U^H dA V), and dU with its phase term 0.5 (dS - dS^H) / s
+    a = np.array([[1 + 2j, 0.5], [1j, -1], [0.3, 2 - 1j]], np.complex64)
+    t = np.array([[0.5, 1j], [1, 0.2 - 0.1j], [-1j, 0.4]], np.complex64)
+    _, ds = core.jvp(lambda a: jnp.linalg.svd(a, compute_uv=False), (a,), (t,))
+    assert ds.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(ds), [0.472722, -0.07955], rtol=1e-4, atol=1e-5)
+    _, (du, _, _) = core.jvp(lambda a: jnp.linalg.svd(a, full_matrices=False), (a,), (t,))
+    want = [[0.744563 - 0.381772j, -0.690561 + 0.393696j],
+            [0.128741 - 0.307836j, -0.044789 - 0.426592j],
+            [0.172489 + 0.883614j, 0.068184 + 0.810451j]]  # fmt: skip
+    np.testing.assert_allclose(np.asarray(du), want, rtol=1e-4, atol=1e-5)
+    _, tangents = core.jvp(lambda a: jnp.linalg.svd(a, full_matrices=False), (a[:0],), (t[:0],))
+    assert [x.dtype for x in tangents] == [np.complex64, np.float32, np.complex64]
