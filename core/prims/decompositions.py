@@ -368,19 +368,40 @@ def _qr_abstract_eval(x, *, full_matrices, **_):
     return [ShapedArray((*b, m, k), x.dtype), ShapedArray((*b, k, n), x.dtype)]
 
 
+def _thin_qr_jvp(q, r, dx):
+    """JAX's `_thin_qr_jvp` (m >= n): `dX R^-1` split by `Q^H` into a skew-Hermitian part
+    and an upper triangle, with the imaginary diagonal kept for complex matrices."""
+    dx_rinv = _mm(dx, inv_p.bind(r))
+    qt_dx_rinv = _mm(_mH(q), dx_rinv)
+    lower = _tril(qt_dx_rinv, -1)
+    do = sub(lower, _mH(lower))
+    if get_aval(q).dtype.kind == "c":
+        ident = _matrix_const(np.eye(get_aval(r).shape[-1]), qt_dx_rinv)
+        re = convert_element_type(real_p.bind(qt_dx_rinv), get_aval(q).dtype)
+        do = add(do, mul(ident, sub(qt_dx_rinv, re)))
+    dq = add(_mm(q, sub(do, qt_dx_rinv)), dx_rinv)
+    dr = _mm(sub(qt_dx_rinv, do), r)
+    return dq, dr
+
+
 def _qr_jvp(primals, tangents, *, full_matrices, **params):
     (x,), (t,) = primals, tangents
     q, r = qr_p.bind(x, full_matrices=full_matrices, **params)
-    *_, m, n = get_aval(x).shape
-    if m < n or (full_matrices and m > n):
-        raise NotImplementedError("qr derivatives need m >= n and full_matrices=False")
-    dx_rinv = _mm(t, inv_p.bind(r))
-    qt_dx_rinv = _mm(_mT(q), dx_rinv)
-    lower = _tril(qt_dx_rinv, -1)
-    do = sub(lower, _mT(lower))
-    dq = add(_mm(q, sub(do, qt_dx_rinv)), dx_rinv)
-    dr = _mm(sub(qt_dx_rinv, do), r)
-    return [q, r], [dq, dr]
+    *b, m, n = get_aval(x).shape
+    if full_matrices and m > n:
+        raise NotImplementedError(
+            "qr derivatives of tall matrices need full_matrices=False (mode='reduced')"
+        )
+    if m >= n:
+        return [q, r], list(_thin_qr_jvp(q, r, t))
+
+    # JAX's wide case: X = [X1 X2], X1 = Q R1 (square), R2 = Q^H X2
+    def cols(a, lo, hi):
+        return indexing.slice(a, (0,) * (len(b) + 1) + (lo,), (*b, m, hi))
+
+    dq, dr1 = _thin_qr_jvp(q, cols(r, 0, m), cols(t, 0, m))
+    dr2 = add(_mm(_mH(dq), cols(x, m, n)), _mm(_mH(q), cols(t, m, n)))
+    return [q, r], [dq, indexing.concatenate([dr1, dr2], len(b) + 1)]
 
 
 qr_p.def_impl(_qr_impl)

@@ -520,3 +520,20 @@ def test_complex_svd_derivatives_are_jaxs():
     np.testing.assert_allclose(np.asarray(du), want, rtol=1e-4, atol=1e-5)
     _, tangents = core.jvp(lambda a: jnp.linalg.svd(a, full_matrices=False), (a[:0],), (t[:0],))
     assert [x.dtype for x in tangents] == [np.complex64, np.float32, np.complex64]
+
+
+def test_qr_derivatives_of_complex_and_wide_matrices_are_jaxs():
+    # JAX 0.10.2: Q^H (not Q^T) and the imaginary diagonal kept for complex matrices; a wide
+    # matrix's R = [R1 Q^H X2] (its square block by the thin rule)
+    a = np.array([[1 + 2j, 0.5], [1j, -1], [0.3, 2 - 1j]], np.complex64)
+    t = np.array([[0.5, 1j], [1, 0.2 - 0.1j], [-1j, 0.4]], np.complex64)
+    _, (_, dr) = core.jvp(jnp.linalg.qr, (a,), (t,))
+    want = [[-0.20261, -0.883254 - 1.144598j], [0, 0.140598]]
+    np.testing.assert_allclose(np.asarray(dr), want, rtol=1e-4, atol=1e-5)
+    w = np.array([[1.0, 2, 0.5], [0.3, -1, 2]], np.float32)
+    tw = np.array([[0.2, 1, 0], [1, 0.5, -1]], np.float32)
+    _, (dq, dr) = core.jvp(jnp.linalg.qr, (w,), (tw,))
+    want_q = [[0.247805, -0.826015], [-0.826015, -0.247805]]
+    want_r = [[-0.478913, 0.220124, -1.24078], [0, -1.212661, -1.866443]]
+    np.testing.assert_allclose(np.asarray(dq), want_q, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(dr), want_r, rtol=1e-4, atol=1e-5)
