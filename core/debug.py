@@ -26,7 +26,7 @@ from core.debugger import capture_frames, run_debugger
 from core.interpreters.batching import batch_size
 from core.lax.composites import index_in_dim
 from core.primitive import Primitive
-from core.trace import Tracer, as_value
+from core.trace import Tracer, as_value, get_aval
 
 __all__ = [
     "breakpoint",
@@ -87,7 +87,7 @@ def callback(
     partitioned: bool = False,
     **kwargs: Any,
 ) -> Callable[..., None] | None:
-    """Calls `callback(*args, **kwargs)` with the runtime values (numpy arrays) of the arrays.
+    """Calls `callback(*args, **kwargs)` with the runtime values (as `Array`s) of the arrays.
 
     Example:
       >>> core.debug.callback(fn, x, y=y)
@@ -123,17 +123,19 @@ def callback(
 
 def _bind_callback(fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
     """Binds `debug_callback` on the array leaves of `(args, kwargs)`; `fn` gets them back as
-    numpy values with the other leaves as given."""
+    `Array`s (copies of the runtime values, with the traced weak types, as JAX's) and the other
+    leaves as given."""
     flat, tree = tree_util.tree_flatten((args, kwargs))
     dynamic = [_is_array(x) for x in flat]
+    arrays = [as_value(x) for x, d in zip(flat, dynamic) if d]
+    weak = [get_aval(a).weak_type for a in arrays]
 
     def call(*values: np.ndarray) -> None:
-        it = iter(values)
+        it = iter(Array(np.array(v), w) for v, w in zip(values, weak))
         full = [next(it) if d else x for x, d in zip(flat, dynamic)]
         a, k = tree_util.tree_unflatten(tree, full)
         fn(*a, **k)
 
-    arrays = [as_value(x) for x, d in zip(flat, dynamic) if d]
     debug_callback_p.bind(*arrays, callback=_DebugCallback(call))
 
 

@@ -61,18 +61,19 @@ def test_debug_print_under_grad_and_vmap(capsys):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_debug_callback_receives_numpy_values_and_static_leaves(backend):
+def test_debug_callback_receives_arrays_and_static_leaves(backend):
+    # JAX 0.10.2 hands the callback Arrays (device_put to the CPU), weak types kept
     seen = []
 
-    def cb(x, tag, scale=None):
-        seen.append((type(x), x.tolist(), tag, float(scale)))
+    def cb(x, tag, scale=None, n=None):
+        seen.append((isinstance(x, core.Array), x.tolist(), tag, float(scale), n.weak_type))
 
     def f(x):
-        debug.callback(cb, x, "label", scale=x[0] * 10)
+        debug.callback(cb, x, "label", scale=x[0] * 10, n=3)
         return x
 
     core.jit(f, backend=backend)(jnp.array([1.5, 2.5]))
-    assert seen == [(np.ndarray, [1.5, 2.5], "label", 15.0)]
+    assert seen == [(True, [1.5, 2.5], "label", 15.0, True)]
 
 
 def test_debug_print_in_a_compiled_scan_runs_per_iteration(capsys):
@@ -290,6 +291,11 @@ FORMAT_ERRORS = [
 def test_debug_print_checks_its_format_at_trace_time(fmt, args, kwargs, error):
     with pytest.raises(ValueError, match=error):
         core.jit(lambda: debug.print(fmt, *args, **kwargs), backend="python")()
+
+
+def test_debug_print_shows_pytree_leaves_as_arrays(capsys):
+    core.jit(lambda x: debug.print("x: {}", {"foo": x}), backend="python")(np.int32(2))
+    assert capsys.readouterr().out == "x: {'foo': Array(2, dtype=int32)}\n"
 
 
 def test_debug_print_second_call_options_are_format_arguments():
