@@ -592,7 +592,9 @@ def _indexed_rule(err, enabled, prim, x, idx, *rest, **params):
         else:
             window = params["slice_sizes"]
         sizes = np.asarray([shape[a] - int(window[a]) + 1 for a in axes], np.int64)
-        mask = (idx < 0) | (idx >= jnp.asarray(sizes.astype(get_aval(idx).dtype)))
+        # broadcast explicitly: the check must not trip jax_numpy_rank_promotion="raise"
+        bounds = jnp.broadcast_to(sizes.astype(get_aval(idx).dtype), get_aval(idx).shape)
+        mask = (idx < 0) | (idx >= bounds)
         err = _oob(err, prim, mask, idx, axes, shape)
     if rest:
         err = _nan_check(err, enabled, prim, out)

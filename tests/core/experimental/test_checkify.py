@@ -93,3 +93,14 @@ def test_python_scalar_outputs_come_back_as_they_are():
     assert err.get() == "first (`check` failed)"
     assert type(out["x"]) is float and out["x"] == -3.0 and type(out["n"]) is int
     assert out["y"].dtype == np.float32
+
+
+@pytest.mark.parametrize("update", [lambda r: r.get(), lambda r: r.add(1.0)])
+def test_index_checks_of_a_2d_index_under_rank_promotion_raise(update):
+    # JAX 0.10.2 printed this message; numbax's bounds check broadcast a (2,) against (2, 2)
+    x, idx = jnp.ones((2, 3, 7)), jnp.array([[0, 5], [1, 1]])
+    with core.numpy_rank_promotion("raise"):
+        f = checkify.checkify(core.jit(lambda x, i: update(x.at[i])), errors=checkify.index_checks)
+        err, _ = f(x, idx)
+    want = "out-of-bounds indexing for array of shape (2, 3, 7): index 5 is out of bounds"
+    assert err.get().startswith(want + " for axis 0 with size 2.")
