@@ -12,7 +12,7 @@ the current trace, so `checkify` composes with `jit`, `grad` and `vmap` in any o
 `Error` holds, per effect (an error class and the shapes/dtypes of its payload), a predicate, a
 code and a payload: the arrays the message is formatted with. Codes number the checks in the
 order they were staged, and the first failing check wins (`err.get()` gives its message).
-Equations holding programs (`jit`, `cond`, `scan`, `while`) are rewritten to take and
+Equations holding programs (`jit`, `checkpoint`, `cond`, `scan`, `while`) are rewritten to take and
 return the error's leaves: their inner jaxprs are traced again through the interpreter, twice
 (first to learn which effects the body adds, then with placeholders for all of them, so branch
 outputs and loop carries keep one structure). Checks inside `custom_jvp`/`custom_vjp` functions
@@ -625,11 +625,13 @@ def _slice_oob(err, prim, x, starts, sizes):
     return _oob(err, prim, mask, starts, range(len(shape)), shape)
 
 
-def _jit_call_rule(err, enabled, prim, *args, jaxpr, name, backend):
+def _call_rule(err, enabled, prim, *args, jaxpr, **params):
+    """A `jit` call or a `checkpoint` (`remat2`): its program checked, the error threaded
+    through as more inputs and outputs."""
     new, consts, effects, metadata = _trace_checked(
         jaxpr, enabled, err, [get_aval(a) for a in args]
     )
-    outs = prim.bind(*consts, *err.leaves(), *args, jaxpr=new, name=name, backend=backend)
+    outs = prim.bind(*consts, *err.leaves(), *args, jaxpr=new, **params)
     n = len(outs) - len(jaxpr.outvars)
     return Error.rebuild(effects, metadata, outs[:n]), outs[n:]
 
@@ -770,7 +772,8 @@ _RULES.update(
     ),  # fmt: skip
     dynamic_slice=_dynamic_slice_rule,
     dynamic_update_slice=_dynamic_update_slice_rule,
-    jit=_jit_call_rule,
+    jit=_call_rule,
+    remat2=_call_rule,
     cond=_cond_rule,
     scan=_scan_rule,
 )

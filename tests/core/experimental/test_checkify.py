@@ -104,3 +104,20 @@ def test_index_checks_of_a_2d_index_under_rank_promotion_raise(update):
         err, _ = f(x, idx)
     want = "out-of-bounds indexing for array of shape (2, 3, 7): index 5 is out of bounds"
     assert err.get().startswith(want + " for axis 0 with size 2.")
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_checks_inside_checkpoint_are_functionalized(jit):
+    # JAX 0.10.2 (its issue 23867): checkify sees through remat, also under jit and grad
+    def fn(x):
+        checkify.check(jnp.all(x > 0), "x must be positive")
+        return x + 1
+
+    f = core.jit(core.remat(fn)) if jit else core.remat(fn)
+    err, y = checkify.checkify(f)(jnp.array([1, 2, 3]))
+    assert err.get() is None and y.tolist() == [2, 3, 4]
+    err, _ = checkify.checkify(f)(jnp.array([0, 2, 3]))
+    assert err.get().startswith("x must be positive (`check` failed)")
+    grad = core.grad(lambda x: core.remat(fn)(x).sum())
+    err, g = checkify.checkify(grad)(jnp.array([-1.0, 2.0]))
+    assert err.get().startswith("x must be positive") and g.tolist() == [1.0, 1.0]
