@@ -324,10 +324,11 @@ def _perturbed_pivot(pivot: Any, num: Any, tol: Any) -> Any:
     grown = jnp.where(bad(grown), size + (2 ** (steps + 1) - 1) * tol, grown)  # rounding
     if jnp.iscomplexobj(pivot):
         mag = jnp.abs(pivot)
+        mag = mag.astype(get_aval(pivot).dtype)
         unit = jnp.where(size == 0, 1, pivot / jnp.where(size == 0, 1, mag))
     else:
         unit = jnp.copysign(jnp.ones_like(pivot), pivot)
-    return jnp.where(bad(size), unit * grown, pivot)
+    return jnp.where(bad(size), unit * grown.astype(get_aval(pivot).dtype), pivot)
 
 
 def _gtsv(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
