@@ -1519,7 +1519,8 @@ def schur(a: Any, output: str = "real") -> list[Any]:
 
 
 def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
-    dt = jnp.result_type(t.dtype, z.dtype, np.complex64)
+    dt = jnp.result_type(t.dtype, z.dtype)  # its complex counterpart (no strict-mode join)
+    dt = dt if dt.kind == "c" else np.dtype(np.complex128 if dt == np.float64 else np.complex64)
     t, z = t.astype(dt), z.astype(dt)
     eps = float(np.finfo(dt).eps)
     n = t.shape[0]

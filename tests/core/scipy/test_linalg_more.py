@@ -9,6 +9,7 @@ import pathlib
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 from core.scipy import linalg as L
 
@@ -99,3 +100,14 @@ def test_special_matrix_errors():
         L.leslie(jnp.ones(3), jnp.ones(3))
     with pytest.raises(ValueError, match="complex floating-point"):
         L.dft(3, dtype=jnp.float32)
+
+
+def test_funm_and_rsf2csf_under_strict_promotion():
+    # JAX 0.10.2 runs them under jax_numpy_dtype_promotion='strict' (complex64 for float32)
+    a = np.random.default_rng(0).normal(size=(4, 4)).astype(np.float32)
+    want = L.funm(a, jnp.exp)
+    with core.config.override("jax_numpy_dtype_promotion", "strict"):
+        got = L.funm(a, jnp.exp)
+        t, _ = L.rsf2csf(*L.schur(a))
+    assert got.dtype == np.complex64 and t.dtype == np.complex64
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
