@@ -666,7 +666,7 @@ def expm(
     safe_norm = jnp.where(norm > 0, norm, jnp.ones_like(norm))
     s = jnp.maximum(jnp.ceil(jnp.log2(safe_norm / theta)), 0.0)
     s = jnp.where(jnp.isfinite(s), s, jnp.full_like(s, max_squarings + 1))
-    scaled = a / (2.0**s)[..., None, None]
+    scaled = a / (2.0**s)[..., None, None].astype(get_aval(a).dtype)  # complex a: no join
     u, v = _pade(scaled, coeffs)
     r = jnp.linalg.solve(v - u, v + u)
 

@@ -111,3 +111,12 @@ def test_funm_and_rsf2csf_under_strict_promotion():
         t, _ = L.rsf2csf(*L.schur(a))
     assert got.dtype == np.complex64 and t.dtype == np.complex64
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_complex_expm_frechet_under_strict_promotion():
+    a = (np.random.default_rng(0).normal(size=(3, 3)) * (1 + 1j)).astype(np.complex64)
+    want = L.expm_frechet(a, a)
+    with core.config.override("jax_numpy_dtype_promotion", "strict"):
+        got = L.expm_frechet(a, a)  # JAX 0.10.2 runs it so (the scale 2**-s cast to complex)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
