@@ -8,7 +8,10 @@ Python of the next step (batching data, logging) overlaps with the kernels of th
 The policy, per call of a compiled signature:
 
 - A call with an input that is still pending is queued behind the call computing it, on that
-  call's device (chained: the caller does not wait; the queue keeps program order).
+  call's device (chained: the caller does not wait; the queue keeps program order). Not yet for
+  a call that must trace and compile first (a new function or signature): that one waits for
+  its pending inputs' values, then runs as any call (JAX does not wait; a step's later calls
+  are cached and chained).
 - Otherwise a call runs asynchronously when its program is expensive enough to pay for the
   hand-off to a thread: the estimated run time of the program (`estimate_us`, from its FLOPs
   and bytes by the XLA-style rules of `core/profiler/cost.py`) reaches
